@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The conversion: an import handler reads the recording and feeds the sink
+ * below (tracing data, events, losses, task names); events go through the
+ * reorder queue into per-CPU pages; at the end the writer turns metadata
+ * and pages into the trace.dat.
+ */
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include <event-parse.h>
+
+#include "p2d-local.h"
+#include "p2d-output.h"
+
+static const struct p2d_import *const importers[] = {
+	&p2d_import_perf,
+};
+
+/**
+ * p2d_options_init - fill @opts with the defaults
+ * @opts: options to initialize
+ */
+void p2d_options_init(struct p2d_options *opts)
+{
+	memset(opts, 0, sizeof(*opts));
+	opts->output = "trace.dat";
+	opts->output_fd = -1;
+	opts->file_version = 7;
+	opts->log_level = P2D_LOG_WARN;
+}
+
+/**
+ * p2d_is_perf_data - does @buf start like a perf.data file?
+ * @buf: the first bytes of a file
+ * @len: bytes available in @buf
+ */
+bool p2d_is_perf_data(const void *buf, size_t len)
+{
+	return len >= 8 && (!memcmp(buf, "PERFILE2", 8) || !memcmp(buf, "2ELIFREP", 8));
+}
+
+/**
+ * p2d_version - the library version string
+ */
+const char *p2d_version(void)
+{
+	return PACKAGE_VERSION;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The sink an import handler feeds                                         */
+
+/**
+ * p2d_sink_tracing - the recording's tracing data was read
+ * @cv: conversion
+ * @blob: the data, malloc()ed; ownership passes to the sink
+ * @len: its size
+ * @off: its input offset
+ *
+ * Returns 0 or a negative errno (message recorded).
+ */
+int p2d_sink_tracing(struct p2d_conv *cv, uint8_t *blob, size_t len, uint64_t off)
+{
+	const struct p2d_tracing *t;
+	int ret;
+
+	if (cv->tracing) {
+		free(blob);
+		return 0;
+	}
+	ret = p2d_tracing_parse(cv, blob, len, off);
+	if (ret)
+		return ret;
+	t = cv->tracing;
+	if (t->big_endian != p2d_host_big_endian())
+		return p2d_error(cv, off, -ENOTSUP, "recordings of the other byte order are"
+				 " not supported yet");
+	cv->cpus.page_size = t->page_size;
+	cv->cpus.long_size = t->long_size;
+	cv->cpus.big_endian = t->big_endian;
+	return p2d_tasks_parse_cmdlines(cv->tasks, t->cmdlines.data, t->cmdlines.len);
+}
+
+/**
+ * p2d_sink_event - one tracepoint event
+ * @cv: conversion
+ * @cpu: CPU it was recorded on
+ * @ts: timestamp in ns
+ * @raw: the ftrace payload (common fields first)
+ * @len: payload bytes
+ * @off: input offset of the record, for messages
+ *
+ * Returns 0 or a negative errno (message recorded).
+ */
+int p2d_sink_event(struct p2d_conv *cv, uint32_t cpu, uint64_t ts, const uint8_t *raw,
+		   uint32_t len, uint64_t off)
+{
+	int ret;
+
+	if (!cv->tracing)
+		return p2d_error(cv, off, -EBADMSG,
+				 "tracepoint sample before the tracing data (event formats)");
+	if (cpu >= P2D_MAX_CPUS)
+		return p2d_error(cv, off, -ERANGE, "sample for CPU %u", cpu);
+	if (len < 8 || !tep_find_event(cv->tracing->tep, p2d_get16(raw, cv->tracing->big_endian != p2d_host_big_endian()))) {
+		cv->sum->dropped++;
+		if (!cv->unknown_warned)
+			p2d_warn(cv, off, "tracepoint sample of an event missing from the"
+				 " formats skipped");
+		cv->unknown_warned = true;
+		return 0;
+	}
+	ret = p2d_sorter_add(cv->sorter, cpu, ts, raw, len);
+	if (ret)
+		return p2d_error(cv, off, ret, "queueing an event: %s", strerror(-ret));
+	return 0;
+}
+
+/**
+ * p2d_sink_lost - events were lost
+ * @cv: conversion
+ * @cpu: CPU they were lost on
+ * @ts: when
+ * @count: how many
+ *
+ * Returns 0 or a negative errno.
+ */
+int p2d_sink_lost(struct p2d_conv *cv, uint32_t cpu, uint64_t ts, uint64_t count)
+{
+	cv->sum->lost += count;
+	if (cpu >= P2D_MAX_CPUS || !count)
+		return 0;
+	return p2d_sorter_add_lost(cv->sorter, cpu, ts, count);
+}
+
+/**
+ * p2d_sink_round - the end of a round: older events may be written out
+ * @cv: conversion
+ *
+ * Returns 0 or a negative errno.
+ */
+int p2d_sink_round(struct p2d_conv *cv)
+{
+	return p2d_sorter_round(cv->sorter);
+}
+
+/**
+ * p2d_sink_comm - a task got a name (COMM, including exec)
+ * @cv: conversion
+ * @tid: task
+ * @comm: name (need not be NUL-terminated)
+ * @len: bytes available at @comm
+ *
+ * Returns 0 or a negative errno.
+ */
+int p2d_sink_comm(struct p2d_conv *cv, uint32_t tid, const char *comm, size_t len)
+{
+	int ret = p2d_tasks_set(cv->tasks, tid, comm, len, false);
+
+	return ret == -ENOSPC ? 0 : ret;
+}
+
+/**
+ * p2d_sink_fork - a task was created; it inherits its parent's name
+ * @cv: conversion
+ * @child: new task
+ * @parent: the task it came from
+ *
+ * Returns 0 or a negative errno.
+ */
+int p2d_sink_fork(struct p2d_conv *cv, uint32_t child, uint32_t parent)
+{
+	int ret = p2d_tasks_fork(cv->tasks, child, parent);
+
+	return ret == -ENOSPC ? 0 : ret;
+}
+
+/**
+ * p2d_sink_progress - report progress to the caller
+ * @cv: conversion
+ */
+void p2d_sink_progress(struct p2d_conv *cv)
+{
+	if (cv->opts->progress)
+		cv->opts->progress(cv->opts->progress_ctx, p2d_in_pos(cv->in), cv->in->size,
+				   cv->sum->events);
+}
+
+static int emit(void *ctx, uint32_t cpu, uint64_t ts, const uint8_t *data, uint64_t len)
+{
+	return p2d_cpuset_event(ctx, cpu, ts, data, len);
+}
+
+/* ------------------------------------------------------------------------ */
+
+static int check_options(struct p2d_conv *cv)
+{
+	const struct p2d_options *o = cv->opts;
+	bool comp = o->compression && strcmp(o->compression, "none");
+
+	if (o->file_version && o->file_version != 6 && o->file_version != 7)
+		return p2d_error(cv, P2D_NO_OFFSET, -EINVAL, "file version %d (6 or 7)",
+				 o->file_version);
+	if (comp && o->file_version == 6)
+		return p2d_error(cv, P2D_NO_OFFSET, -EINVAL, "compression needs file version 7");
+	if (!o->input)
+		return p2d_error(cv, P2D_NO_OFFSET, -EINVAL, "no input");
+	if (!o->output && o->output_fd < 0)
+		return p2d_error(cv, P2D_NO_OFFSET, -EINVAL, "no output");
+	if (o->kallsyms && access(o->kallsyms, R_OK) < 0)
+		return p2d_error(cv, P2D_NO_OFFSET, -errno, "kallsyms %s: %s", o->kallsyms,
+				 strerror(errno));
+	return 0;
+}
+
+static int read_input(struct p2d_conv *cv, struct p2d_input *in)
+{
+	const uint8_t *head;
+	size_t i;
+	int ret;
+
+	ret = p2d_in_peek(in, 8, &head);
+	if (ret == -ENODATA)
+		return p2d_error(cv, 0, -EBADMSG, "empty or too short for a perf.data file");
+	if (ret)
+		return p2d_error(cv, 0, ret, "read error: %s", strerror(-ret));
+	for (i = 0; i < sizeof(importers) / sizeof(importers[0]); i++) {
+		if (importers[i]->probe(head, in->end - in->start))
+			return importers[i]->read(cv, in);
+	}
+	return p2d_error(cv, 0, -EBADMSG, "not a perf.data file (bad magic)");
+}
+
+static int finish_events(struct p2d_conv *cv)
+{
+	uint64_t late;
+	int ret;
+
+	ret = p2d_sorter_flush(cv->sorter);
+	if (!ret)
+		ret = p2d_cpuset_finish(cv);
+	if (ret)
+		return ret;
+	late = p2d_sorter_late(cv->sorter);
+	if (late) {
+		cv->sum->dropped += late;
+		p2d_warn(cv, P2D_NO_OFFSET, "%llu events arrived too late to be put in order"
+			 " and were skipped", (unsigned long long)late);
+	}
+	if (!cv->sum->events)
+		return p2d_error(cv, P2D_NO_OFFSET, -ENODATA,
+				 "no tracepoint samples to convert (%llu other samples; record"
+				 " tracepoints with perf record -e SYSTEM:EVENT)",
+				 (unsigned long long)cv->sum->other_samples);
+	if (!cv->tracing)
+		return p2d_error(cv, P2D_NO_OFFSET, -EBADMSG, "no tracing data in the recording");
+	return 0;
+}
+
+static void fill_summary(struct p2d_conv *cv, int out_fd)
+{
+	struct p2d_summary *sum = cv->sum;
+	struct stat st;
+	uint32_t i;
+	bool first = true;
+
+	for (i = 0; i < cv->cpus.nr; i++) {
+		const struct p2d_cpu *c = cv->cpus.cpu[i];
+
+		if (!c || !c->events)
+			continue;
+		sum->cpus = (int)i + 1;
+		if (first || c->first_ts < sum->first_ts)
+			sum->first_ts = c->first_ts;
+		if (first || c->last_ts > sum->last_ts)
+			sum->last_ts = c->last_ts;
+		first = false;
+	}
+	if ((uint32_t)sum->cpus < cv->meta.nr_cpus_avail)
+		sum->cpus = (int)cv->meta.nr_cpus_avail;
+	sum->tasks = p2d_tasks_count(cv->tasks);
+	sum->input_bytes = p2d_in_pos(cv->in);
+	if (fstat(out_fd, &st) == 0)
+		sum->output_bytes = (uint64_t)st.st_size;
+}
+
+static void free_meta(struct p2d_meta *m)
+{
+	free(m->hostname);
+	free(m->osrelease);
+	free(m->arch);
+	free(m->perf_version);
+	free(m->cmdline);
+}
+
+static int convert(struct p2d_conv *cv, struct p2d_input *in, struct p2d_out *out)
+{
+	const struct p2d_options *o = cv->opts;
+	int out_fd = o->output ? out->fd : o->output_fd;
+	int ret;
+
+	ret = read_input(cv, in);
+	if (!ret)
+		ret = finish_events(cv);
+	if (!ret)
+		ret = p2d_tracedir_create(cv);
+	if (!ret)
+		ret = p2d_write_trace(cv, out_fd);
+	if (!ret && o->output)
+		ret = p2d_out_commit(cv, out, o->force);
+	if (!ret)
+		fill_summary(cv, out_fd);
+	return ret;
+}
+
+static int open_input(struct p2d_conv *cv, struct p2d_input *in)
+{
+	int ret = p2d_in_open(in, cv->opts->input, cv->opts->input_fd);
+
+	if (ret == -EISDIR)
+		return p2d_error(cv, P2D_NO_OFFSET, ret,
+				 "%s is a directory (perf record --threads): not supported yet",
+				 cv->opts->input);
+	if (ret)
+		return p2d_error(cv, P2D_NO_OFFSET, ret, "cannot read: %s", strerror(-ret));
+	return 0;
+}
+
+/**
+ * p2d_convert - convert a perf.data recording to trace.dat
+ * @opts: what to convert
+ * @sum: filled with counts; on failure @sum->error holds the reason
+ *
+ * Returns 0 on success, or a negative errno.
+ */
+int p2d_convert(const struct p2d_options *opts, struct p2d_summary *sum)
+{
+	struct p2d_out out = { .fd = -1 };
+	struct p2d_input in = { .fd = -1 };
+	struct p2d_conv cv;
+	char *dir = NULL;
+	int ret;
+
+	memset(sum, 0, sizeof(*sum));
+	memset(&cv, 0, sizeof(cv));
+	cv.opts = opts;
+	cv.sum = sum;
+	cv.in = &in;
+	ret = check_options(&cv);
+	if (!ret)
+		ret = open_input(&cv, &in);
+	if (!ret && opts->output)
+		ret = p2d_out_open(&cv, &out, opts->output, opts->force);
+	if (ret)
+		goto out;
+	cv.data_dir = opts->output ? out.dir : (dir = strdup(getenv("TMPDIR") ?
+							  getenv("TMPDIR") : "/tmp"));
+	cv.tasks = p2d_tasks_alloc();
+	cv.sorter = p2d_sorter_alloc(emit, &cv);
+	if (!cv.data_dir || !cv.tasks || !cv.sorter)
+		ret = -ENOMEM;
+	else
+		ret = convert(&cv, &in, &out);
+out:
+	if (ret && !cv.err_set)
+		p2d_error(&cv, P2D_NO_OFFSET, ret, "%s", strerror(-ret));
+	p2d_tracedir_remove(&cv);
+	p2d_cpuset_release(&cv.cpus);
+	p2d_sorter_free(cv.sorter);
+	p2d_tasks_free(cv.tasks);
+	p2d_tracing_free(cv.tracing);
+	free_meta(&cv.meta);
+	p2d_out_close(&out);
+	p2d_in_close(&in);
+	free(dir);
+	return ret;
+}

@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Buffered reading of the recording: one read window for the record stream
+ * (works the same on files and pipes), pread for sections of a file.
+ */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "p2d-local.h"
+
+#define P2D_WINDOW	(2u << 20)
+#define P2D_WINDOW_MAX	(64u << 20)
+
+/**
+ * p2d_in_open - open the input
+ * @in: input to initialize
+ * @path: file to open, or NULL / "-" to use @fd
+ * @fd: descriptor used when @path is NULL or "-" (not closed)
+ *
+ * Returns 0, -EISDIR for a directory, or another negative errno.
+ */
+int p2d_in_open(struct p2d_input *in, const char *path, int fd)
+{
+	struct stat st;
+
+	memset(in, 0, sizeof(*in));
+	in->fd = -1;
+	if (path && strcmp(path, "-") != 0) {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		in->owns_fd = true;
+		in->name = path;
+	} else {
+		in->name = "<stdin>";
+	}
+	in->fd = fd;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	if (S_ISREG(st.st_mode)) {
+		in->seekable = true;
+		in->size = (uint64_t)st.st_size;
+		in->buf_off = (uint64_t)lseek(fd, 0, SEEK_CUR);
+	}
+	in->cap = P2D_WINDOW;
+	in->buf = malloc(in->cap);
+	if (!in->buf)
+		return -ENOMEM;
+	return 0;
+}
+
+/**
+ * p2d_in_close - release the input
+ * @in: input (may be partly initialized)
+ */
+void p2d_in_close(struct p2d_input *in)
+{
+	if (in->owns_fd && in->fd >= 0)
+		close(in->fd);
+	in->fd = -1;
+	free(in->buf);
+	in->buf = NULL;
+}
+
+static int fill(struct p2d_input *in, size_t n)
+{
+	ssize_t r;
+
+	if (n > in->cap) {
+		size_t cap = in->cap;
+		uint8_t *nb;
+
+		if (n > P2D_WINDOW_MAX)
+			return -EFBIG;
+		while (cap < n)
+			cap *= 2;
+		nb = realloc(in->buf, cap);
+		if (!nb)
+			return -ENOMEM;
+		in->buf = nb;
+		in->cap = cap;
+	}
+	if (in->start) {
+		memmove(in->buf, in->buf + in->start, in->end - in->start);
+		in->buf_off += in->start;
+		in->end -= in->start;
+		in->start = 0;
+	}
+	while (in->end < n && !in->eof) {
+		r = read(in->fd, in->buf + in->end, in->cap - in->end);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (r == 0)
+			in->eof = true;
+		in->end += (size_t)r;
+	}
+	return in->end >= n ? 0 : -ENODATA;
+}
+
+/**
+ * p2d_in_peek - make @n bytes at the current position available
+ * @in: input
+ * @n: bytes needed
+ * @p: set to the bytes (valid until the next call on @in)
+ *
+ * Returns 0, -ENODATA if the input ends first (then @in->end - @in->start
+ * bytes are left), or another negative errno.
+ */
+int p2d_in_peek(struct p2d_input *in, size_t n, const uint8_t **p)
+{
+	int ret;
+
+	if (in->end - in->start < n) {
+		ret = fill(in, n);
+		if (ret)
+			return ret;
+	}
+	*p = in->buf + in->start;
+	return 0;
+}
+
+/**
+ * p2d_in_consume - advance past bytes obtained with p2d_in_peek()
+ * @in: input
+ * @n: bytes, at most what was peeked
+ */
+void p2d_in_consume(struct p2d_input *in, size_t n)
+{
+	in->start += n;
+}
+
+/**
+ * p2d_in_read - copy the next @n bytes out of the input
+ * @in: input
+ * @dst: destination
+ * @n: bytes
+ *
+ * Returns 0, -ENODATA if the input ends first, or another negative errno.
+ */
+int p2d_in_read(struct p2d_input *in, void *dst, size_t n)
+{
+	size_t have = in->end - in->start;
+	uint8_t *d = dst;
+	ssize_t r;
+
+	if (have > n)
+		have = n;
+	memcpy(d, in->buf + in->start, have);
+	in->start += have;
+	d += have;
+	n -= have;
+	while (n) {
+		r = read(in->fd, d, n);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (r == 0) {
+			in->eof = true;
+			return -ENODATA;
+		}
+		/* keep the window's idea of the position in step */
+		in->buf_off += (uint64_t)r;
+		d += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+/**
+ * p2d_in_seek - move the read position of a seekable input
+ * @in: input
+ * @off: absolute offset
+ *
+ * Returns 0 or a negative errno (-ESPIPE on a pipe).
+ */
+int p2d_in_seek(struct p2d_input *in, uint64_t off)
+{
+	if (off >= in->buf_off && off <= in->buf_off + in->end) {
+		in->start = (size_t)(off - in->buf_off);
+		return 0;
+	}
+	if (!in->seekable)
+		return -ESPIPE;
+	if (lseek(in->fd, (off_t)off, SEEK_SET) == (off_t)-1)
+		return -errno;
+	in->buf_off = off;
+	in->start = in->end = 0;
+	in->eof = false;
+	return 0;
+}
+
+/**
+ * p2d_in_skip - advance the read position by @n bytes
+ * @in: input
+ * @n: bytes to skip
+ *
+ * Returns 0, -ENODATA if the input ends first, or another negative errno.
+ */
+int p2d_in_skip(struct p2d_input *in, uint64_t n)
+{
+	const uint8_t *p;
+	size_t chunk;
+	int ret;
+
+	if (in->seekable) {
+		if (n > in->size || p2d_in_pos(in) > in->size - n)
+			return -ENODATA;
+		return p2d_in_seek(in, p2d_in_pos(in) + n);
+	}
+	while (n) {
+		chunk = n < P2D_WINDOW ? (size_t)n : P2D_WINDOW;
+		if (in->end - in->start < chunk) {
+			chunk = in->end - in->start;
+			if (!chunk) {
+				ret = p2d_in_peek(in, 1, &p);
+				if (ret)
+					return ret;
+				continue;
+			}
+		}
+		p2d_in_consume(in, chunk);
+		n -= chunk;
+	}
+	return 0;
+}
+
+/**
+ * p2d_in_pread - read bytes at an offset of a seekable input
+ * @in: input
+ * @off: offset
+ * @dst: destination
+ * @n: bytes
+ *
+ * Does not move the stream position. Returns 0, -ENODATA if the file ends
+ * first, -ESPIPE on a pipe, or another negative errno.
+ */
+int p2d_in_pread(struct p2d_input *in, uint64_t off, void *dst, size_t n)
+{
+	uint8_t *d = dst;
+	ssize_t r;
+
+	if (!in->seekable)
+		return -ESPIPE;
+	if (off > in->size || n > in->size - off)
+		return -ENODATA;
+	while (n) {
+		r = pread(in->fd, d, n, (off_t)off);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (r == 0)
+			return -ENODATA;
+		d += r;
+		off += (uint64_t)r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+/**
+ * p2d_write_all - write a whole buffer
+ * @fd: descriptor
+ * @buf: bytes
+ * @len: count
+ *
+ * Returns 0 or a negative errno (-ENOSPC when the disk is full).
+ */
+int p2d_write_all(int fd, const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+	ssize_t r;
+
+	while (len) {
+		r = write(fd, p, len);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (r == 0)
+			return -ENOSPC;
+		p += r;
+		len -= (size_t)r;
+	}
+	return 0;
+}

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Atomic output: the trace.dat is written to an unnamed temporary file in
+ * the target directory and linked into place only when it is complete, so
+ * a failure, a signal or a crash never leaves a partial file, and an
+ * existing file is never touched unless replacing it was asked for.
+ */
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "p2d-output.h"
+
+/**
+ * p2d_out_open - prepare the output
+ * @cv: conversion (for messages)
+ * @o: output state
+ * @path: final name
+ * @force: an existing regular file may be replaced
+ *
+ * Returns 0 or a negative errno (message recorded).
+ */
+int p2d_out_open(struct p2d_conv *cv, struct p2d_out *o, const char *path, bool force)
+{
+	struct stat st;
+	char *copy;
+
+	memset(o, 0, sizeof(*o));
+	o->fd = -1;
+	o->final = path;
+	if (lstat(path, &st) == 0) {
+		if (!S_ISREG(st.st_mode))
+			return p2d_error(cv, P2D_NO_OFFSET, -EINVAL,
+					 "output %s exists and is not a regular file", path);
+		if (!force)
+			return p2d_error(cv, P2D_NO_OFFSET, -EEXIST,
+					 "output %s exists (use --force to replace it)", path);
+	}
+	copy = strdup(path);
+	if (!copy)
+		return -ENOMEM;
+	o->dir = strdup(dirname(copy));
+	free(copy);
+	if (!o->dir)
+		return -ENOMEM;
+	o->fd = open(o->dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
+	if (o->fd >= 0)
+		return 0;
+	if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
+		return p2d_error(cv, P2D_NO_OFFSET, -errno, "cannot write in %s: %s", o->dir,
+				 strerror(errno));
+	/* no O_TMPFILE here: a hidden named file, removed on failure */
+	if (asprintf(&o->tmpname, "%s/.perf2dat-out-XXXXXX", o->dir) < 0) {
+		o->tmpname = NULL;
+		return -ENOMEM;
+	}
+	o->fd = mkostemp(o->tmpname, O_CLOEXEC);
+	if (o->fd < 0) {
+		free(o->tmpname);
+		o->tmpname = NULL;
+		return p2d_error(cv, P2D_NO_OFFSET, -errno, "cannot write in %s: %s", o->dir,
+				 strerror(errno));
+	}
+	fchmod(o->fd, 0644);
+	return 0;
+}
+
+static int link_tmpfile(struct p2d_out *o, const char *name)
+{
+	char proc[64];
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", o->fd);
+	return linkat(AT_FDCWD, proc, AT_FDCWD, name, AT_SYMLINK_FOLLOW) < 0 ? -errno : 0;
+}
+
+static int replace_with_tmpfile(struct p2d_out *o)
+{
+	char *tmp;
+	int i, ret = -EEXIST;
+
+	for (i = 0; i < 100 && ret == -EEXIST; i++) {
+		if (asprintf(&tmp, "%s/.perf2dat-out-%d-%d", o->dir, (int)getpid(), i) < 0)
+			return -ENOMEM;
+		ret = link_tmpfile(o, tmp);
+		if (!ret && rename(tmp, o->final) < 0) {
+			ret = -errno;
+			unlink(tmp);
+		}
+		free(tmp);
+	}
+	return ret;
+}
+
+/**
+ * p2d_out_commit - give the finished output its name
+ * @cv: conversion (for messages)
+ * @o: output state
+ * @force: replace an existing file
+ *
+ * Returns 0 or a negative errno (message recorded).
+ */
+int p2d_out_commit(struct p2d_conv *cv, struct p2d_out *o, bool force)
+{
+	int ret;
+
+	if (fsync(o->fd) < 0 && errno != EINVAL)
+		return p2d_error(cv, P2D_NO_OFFSET, -errno, "writing %s: %s", o->final,
+				 strerror(errno));
+	if (!o->tmpname) {
+		ret = force ? replace_with_tmpfile(o) : link_tmpfile(o, o->final);
+	} else if (force) {
+		ret = rename(o->tmpname, o->final) < 0 ? -errno : 0;
+	} else {
+		ret = link(o->tmpname, o->final) < 0 ? -errno : 0;
+		if (!ret)
+			unlink(o->tmpname);
+	}
+	if (ret == -EEXIST)
+		return p2d_error(cv, P2D_NO_OFFSET, ret,
+				 "output %s appeared meanwhile (use --force to replace it)",
+				 o->final);
+	if (ret)
+		return p2d_error(cv, P2D_NO_OFFSET, ret, "cannot create %s: %s", o->final,
+				 strerror(-ret));
+	if (o->tmpname) {
+		free(o->tmpname);
+		o->tmpname = NULL;
+	}
+	return 0;
+}
+
+/**
+ * p2d_out_close - release the output; removes it unless committed
+ * @o: output state
+ */
+void p2d_out_close(struct p2d_out *o)
+{
+	if (o->fd >= 0)
+		close(o->fd);
+	o->fd = -1;
+	if (o->tmpname)
+		unlink(o->tmpname);
+	free(o->tmpname);
+	free(o->dir);
+	o->tmpname = NULL;
+	o->dir = NULL;
+}

@@ -1,0 +1,450 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * perf.data records: the data section of a file, or the whole of a pipe
+ * stream. Each record starts with struct perf_event_header { u32 type;
+ * u16 misc; u16 size; } and is dispatched through a table of handlers.
+ */
+#include <stdlib.h>
+
+#include "p2d-perf.h"
+
+#define PROGRESS_STEP	(16u << 20)
+
+/**
+ * struct sample - what a tracepoint needs of a PERF_RECORD_SAMPLE, or of
+ * the sample_id trailer of another record
+ */
+struct sample {
+	uint32_t	pid;
+	uint32_t	tid;
+	uint32_t	cpu;
+	uint64_t	time;
+	bool		has_tid;
+	bool		has_time;
+	bool		has_cpu;
+	const uint8_t	*raw;
+	uint32_t	raw_size;
+};
+
+static int skip_read_values(struct p2d_cursor *c, uint64_t rf)
+{
+	uint64_t times = 8 * (!!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+			      !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING));
+	uint64_t value = 8 * (1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST));
+	uint64_t nr;
+
+	if (!(rf & PERF_FORMAT_GROUP))
+		return p2d_cur_skip(c, value + times);
+	if (p2d_cur_u64(c, &nr) || p2d_cur_skip(c, times))
+		return -EBADMSG;
+	if (nr > p2d_cur_left(c) / value)
+		return -EBADMSG;
+	return p2d_cur_skip(c, nr * value);
+}
+
+/* Walk sample_type in the kernel's order up to RAW (perf_output_sample()) */
+static int parse_sample(const struct perf_attr *a, struct p2d_cursor *c, struct sample *s)
+{
+	uint64_t st = a->sample_type, nr;
+	uint32_t v;
+
+	s->has_tid = st & PERF_SAMPLE_TID;
+	s->has_time = st & PERF_SAMPLE_TIME;
+	s->has_cpu = st & PERF_SAMPLE_CPU;
+	if (p2d_cur_skip(c, 8 * __builtin_popcountll(st & (PERF_SAMPLE_IDENTIFIER |
+							     PERF_SAMPLE_IP))))
+		return -EBADMSG;
+	if ((st & PERF_SAMPLE_TID) && (p2d_cur_u32(c, &s->pid) || p2d_cur_u32(c, &s->tid)))
+		return -EBADMSG;
+	if ((st & PERF_SAMPLE_TIME) && p2d_cur_u64(c, &s->time))
+		return -EBADMSG;
+	if (p2d_cur_skip(c, 8 * __builtin_popcountll(st & (PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |
+							     PERF_SAMPLE_STREAM_ID))))
+		return -EBADMSG;
+	if ((st & PERF_SAMPLE_CPU) && (p2d_cur_u32(c, &s->cpu) || p2d_cur_u32(c, &v)))
+		return -EBADMSG;
+	if ((st & PERF_SAMPLE_PERIOD) && p2d_cur_skip(c, 8))
+		return -EBADMSG;
+	if ((st & PERF_SAMPLE_READ) && skip_read_values(c, a->read_format))
+		return -EBADMSG;
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		if (p2d_cur_u64(c, &nr) || nr > p2d_cur_left(c) / 8 || p2d_cur_skip(c, nr * 8))
+			return -EBADMSG;
+	}
+	if (st & PERF_SAMPLE_RAW) {
+		if (p2d_cur_u32(c, &s->raw_size) || p2d_cur_bytes(c, s->raw_size, &s->raw))
+			return -EBADMSG;
+	}
+	return 0;
+}
+
+/* The sample_id trailer of a non-sample record (attr.sample_id_all) */
+static const struct perf_attr *trailer_attr(const struct perf_reader *r,
+					    const struct p2d_cursor *c)
+{
+	if (r->nr_attrs == 1 || r->is_pos < 0)
+		return r->nr_attrs ? &r->attrs[0] : NULL;
+	if (c->len < 8 + (size_t)r->is_pos)
+		return NULL;
+	return perf_attr_by_id(r, p2d_get64(c->buf + c->len - r->is_pos, c->swap));
+}
+
+static int parse_trailer(const struct perf_reader *r, const struct p2d_cursor *rec,
+			 struct sample *s)
+{
+	const struct perf_attr *a = trailer_attr(r, rec);
+	struct p2d_cursor c;
+	uint64_t st;
+	uint32_t v;
+
+	memset(s, 0, sizeof(*s));
+	if (!a || !a->sample_id_all || a->trailer > rec->len - 8)
+		return -ENOENT;
+	st = a->sample_type;
+	p2d_cur_init(&c, rec->buf + rec->len - a->trailer, a->trailer,
+		     rec->base + rec->len - a->trailer, rec->swap);
+	if (st & PERF_SAMPLE_TID) {
+		p2d_cur_u32(&c, &s->pid);
+		p2d_cur_u32(&c, &s->tid);
+		s->has_tid = true;
+	}
+	if (st & PERF_SAMPLE_TIME) {
+		p2d_cur_u64(&c, &s->time);
+		s->has_time = true;
+	}
+	p2d_cur_skip(&c, 8 * __builtin_popcountll(st & (PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID)));
+	if (st & PERF_SAMPLE_CPU) {
+		p2d_cur_u32(&c, &s->cpu);
+		p2d_cur_u32(&c, &v);
+		s->has_cpu = true;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Record handlers                                                          */
+
+static struct perf_attr *sample_attr(struct perf_reader *r, const struct p2d_cursor *c)
+{
+	if (r->nr_attrs == 1 || r->id_pos < 0)
+		return r->nr_attrs ? &r->attrs[0] : NULL;
+	if (c->len < 8 + (size_t)r->id_pos + 8)
+		return NULL;
+	return perf_attr_by_id(r, p2d_get64(c->buf + 8 + r->id_pos, c->swap));
+}
+
+static void warn_once(struct perf_reader *r, bool *flag, uint64_t off, const char *msg)
+{
+	if (*flag)
+		return;
+	*flag = true;
+	p2d_warn(r->cv, off, "%s", msg);
+}
+
+static int rec_sample(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
+{
+	static const char no_cpu[] = "samples carry no CPU (PERF_SAMPLE_CPU): all on CPU 0";
+	struct perf_attr *a = sample_attr(r, c);
+	struct p2d_conv *cv = r->cv;
+	struct sample s;
+
+	if (!a) {
+		cv->sum->dropped++;
+		warn_once(r, &r->warned_id, c->base, "sample with an unknown event id skipped");
+		return 0;
+	}
+	a->samples++;
+	if (a->type != PERF_TYPE_TRACEPOINT) {
+		cv->sum->other_samples++;
+		return 0;
+	}
+	memset(&s, 0, sizeof(s));
+	p2d_cur_skip(c, 8);
+	if (parse_sample(a, c, &s) || !s.raw) {
+		cv->sum->dropped++;
+		warn_once(r, &r->warned_bad, c->base,
+			  "malformed tracepoint sample (or one without RAW data) skipped");
+		return 0;
+	}
+	if (!s.has_time)
+		return p2d_error(cv, c->base, -ENOTSUP,
+				 "tracepoint samples without timestamps (PERF_SAMPLE_TIME)");
+	if (!s.has_cpu)
+		warn_once(r, &r->warned_cpu, c->base, no_cpu);
+	return p2d_sink_event(cv, s.cpu, s.time, s.raw, s.raw_size, c->base);
+}
+
+static int rec_comm(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
+{
+	uint32_t pid, tid;
+
+	/* { header; u32 pid, tid; char comm[]; sample_id } the name is NUL-padded */
+	p2d_cur_skip(c, 8);
+	if (p2d_cur_u32(c, &pid) || p2d_cur_u32(c, &tid))
+		return 0;
+	return p2d_sink_comm(r->cv, tid, (const char *)c->buf + c->pos, p2d_cur_left(c));
+}
+
+static int rec_fork(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
+{
+	uint32_t pid, ppid, tid, ptid;
+
+	p2d_cur_skip(c, 8);
+	if (p2d_cur_u32(c, &pid) || p2d_cur_u32(c, &ppid) || p2d_cur_u32(c, &tid) ||
+	    p2d_cur_u32(c, &ptid))
+		return 0;
+	return p2d_sink_fork(r->cv, tid, ptid);
+}
+
+static int lost(struct perf_reader *r, struct p2d_cursor *c, uint64_t count)
+{
+	struct sample s;
+
+	if (parse_trailer(r, c, &s) || !s.has_cpu || !s.has_time) {
+		warn_once(r, &r->warned_lost, c->base,
+			  "lost-events record without CPU or time: counted, not placed");
+		r->cv->sum->lost += count;
+		return 0;
+	}
+	return p2d_sink_lost(r->cv, s.cpu, s.time, count);
+}
+
+static int rec_lost(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
+{
+	uint64_t id, count;
+
+	p2d_cur_skip(c, 8);
+	if (p2d_cur_u64(c, &id) || p2d_cur_u64(c, &count))
+		return 0;
+	return lost(r, c, count);
+}
+
+static int rec_lost_samples(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
+{
+	uint64_t count;
+
+	p2d_cur_skip(c, 8);
+	if (p2d_cur_u64(c, &count))
+		return 0;
+	return lost(r, c, count);
+}
+
+static int rec_round(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
+{
+	return p2d_sink_round(r->cv);
+}
+
+/* Pipe mode: struct attr_event { header; perf_event_attr attr; u64 id[]; } */
+static int rec_header_attr(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
+{
+	struct perf_attr a;
+	uint32_t asize;
+	int ret;
+
+	if (c->len < 8 + PERF_ATTR_SIZE_VER0_)
+		return p2d_error(r->cv, c->base, -EBADMSG, "short HEADER_ATTR record");
+	asize = p2d_get32(c->buf + 12, c->swap);
+	if (!asize)
+		asize = PERF_ATTR_SIZE_VER0_;
+	if (asize > c->len - 8)
+		return p2d_error(r->cv, c->base, -EBADMSG, "HEADER_ATTR with attr size %u", asize);
+	p2d_cur_skip(c, 8);
+	ret = perf_parse_attr(r, c, asize, &a);
+	if (ret)
+		return ret;
+	return perf_add_attr(r, &a, c, p2d_cur_left(c) / 8);
+}
+
+static int rec_tracing_data(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
+{
+	uint32_t size;
+
+	p2d_cur_skip(c, 8);
+	if (p2d_cur_u32(c, &size))
+		return p2d_error(r->cv, c->base, -EBADMSG, "short HEADER_TRACING_DATA record");
+	r->extra = size;
+	r->tracing_follows = true;
+	return 0;
+}
+
+static int rec_feature(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
+{
+	uint64_t feat;
+
+	p2d_cur_skip(c, 8);
+	if (p2d_cur_u64(c, &feat))
+		return p2d_error(r->cv, c->base, -EBADMSG, "short HEADER_FEATURE record");
+	if (feat >= P2D_FEAT_BITS || feat == P2D_FEAT_TRACING_DATA)
+		return 0;
+	return perf_feature(r, (unsigned int)feat, c);
+}
+
+/* struct auxtrace_event { header; u64 size; ... } is followed by size bytes */
+static int rec_auxtrace(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
+{
+	p2d_cur_skip(c, 8);
+	if (p2d_cur_u64(c, &r->extra))
+		return p2d_error(r->cv, c->base, -EBADMSG, "short AUXTRACE record");
+	return 0;
+}
+
+static int rec_compressed(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
+{
+	return p2d_error(r->cv, c->base, -ENOTSUP, "compressed records are not supported yet");
+}
+
+typedef int (*record_fn)(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc);
+
+static const record_fn record_handlers[P2D_REC_MAX] = {
+	[PERF_RECORD_SAMPLE]		= rec_sample,
+	[PERF_RECORD_COMM]		= rec_comm,
+	[PERF_RECORD_FORK]		= rec_fork,
+	[PERF_RECORD_LOST]		= rec_lost,
+	[PERF_RECORD_LOST_SAMPLES]	= rec_lost_samples,
+	[P2D_REC_FINISHED_ROUND]	= rec_round,
+	[P2D_REC_HEADER_ATTR]		= rec_header_attr,
+	[P2D_REC_HEADER_TRACING_DATA]	= rec_tracing_data,
+	[P2D_REC_HEADER_FEATURE]	= rec_feature,
+	[P2D_REC_AUXTRACE]		= rec_auxtrace,
+	[P2D_REC_COMPRESSED]		= rec_compressed,
+	[P2D_REC_COMPRESSED2]		= rec_compressed,
+};
+
+/* ------------------------------------------------------------------------ */
+/* The record loop                                                          */
+
+static int read_extra(struct perf_reader *r, uint64_t pos)
+{
+	uint64_t n = r->extra;
+	uint8_t *blob;
+	int ret;
+
+	r->extra = 0;
+	if (r->data_end != UINT64_MAX && n > r->data_end - p2d_in_pos(r->in))
+		return p2d_error(r->cv, pos, -EBADMSG, "record payload crosses the end of data");
+	if (!r->tracing_follows) {
+		ret = p2d_in_skip(r->in, n);
+		return ret ? p2d_error(r->cv, pos, -EBADMSG, "truncated record payload") : 0;
+	}
+	r->tracing_follows = false;
+	if (n > P2D_MAX_TRACING)
+		return p2d_error(r->cv, pos, -E2BIG, "tracing data of %llu bytes",
+				 (unsigned long long)n);
+	blob = malloc(n ? n : 1);
+	if (!blob)
+		return -ENOMEM;
+	ret = p2d_in_read(r->in, blob, n);
+	if (ret) {
+		free(blob);
+		return p2d_error(r->cv, pos, -EBADMSG, "truncated tracing data");
+	}
+	return p2d_sink_tracing(r->cv, blob, n, pos);
+}
+
+/* A record that cannot be walked past: fatal inside a known data section */
+static int bad_record(struct perf_reader *r, uint64_t pos, const char *what, unsigned int v)
+{
+	if (r->data_end == UINT64_MAX) {
+		p2d_warn(r->cv, pos, "%s (%u): ignoring the rest of the input", what, v);
+		return 0;
+	}
+	return p2d_error(r->cv, pos, -EBADMSG, "%s (%u)", what, v);
+}
+
+static int dispatch(struct perf_reader *r, struct p2d_cursor *c, uint32_t type, uint16_t misc)
+{
+	r->records++;
+	if (type >= P2D_REC_MAX || !record_handlers[type])
+		return 0;
+	return record_handlers[type](r, c, misc);
+}
+
+/**
+ * perf_read_records - read every record of the data section (or stream)
+ * @r: reader positioned at the first record
+ *
+ * A record cut by the end of the file ends the data with a warning.
+ *
+ * Returns 0 or a negative errno (message recorded).
+ */
+int perf_read_records(struct perf_reader *r)
+{
+	struct p2d_input *in = r->in;
+	struct p2d_cursor c;
+	const uint8_t *p;
+	uint64_t pos;
+	uint32_t type;
+	uint16_t size, misc;
+	int ret;
+
+	for (;;) {
+		pos = p2d_in_pos(in);
+		if (pos >= r->data_end)
+			break;
+		ret = p2d_in_peek(in, 8, &p);
+		if (ret == -ENODATA) {
+			if (in->end > in->start)
+				p2d_warn(r->cv, pos, "input ends inside a record header");
+			break;
+		}
+		if (ret)
+			return p2d_error(r->cv, pos, ret, "read error: %s", strerror(-ret));
+		type = p2d_get32(p, r->swap);
+		misc = p2d_get16(p + 4, r->swap);
+		size = p2d_get16(p + 6, r->swap);
+		if (size < 8)
+			return bad_record(r, pos, "record size below 8", size);
+		if (size > r->data_end - pos)
+			return bad_record(r, pos, "record crosses the end of the data section", size);
+		ret = p2d_in_peek(in, size, &p);
+		if (ret == -ENODATA) {
+			p2d_warn(r->cv, pos, "input ends inside a record of type %u (%zu of %u"
+				 " bytes): ignored", type, in->end - in->start, size);
+			break;
+		}
+		if (ret)
+			return p2d_error(r->cv, pos, ret, "read error: %s", strerror(-ret));
+		p2d_cur_init(&c, p, size, pos, r->swap);
+		ret = dispatch(r, &c, type, misc);
+		if (ret)
+			return ret;
+		p2d_in_consume(in, size);
+		if (r->extra) {
+			ret = read_extra(r, pos);
+			if (ret)
+				return ret;
+		}
+		if (pos - r->last_progress >= PROGRESS_STEP) {
+			r->last_progress = pos;
+			p2d_sink_progress(r->cv);
+		}
+	}
+	return 0;
+}
+
+static bool perf_probe(const uint8_t *buf, size_t len)
+{
+	return p2d_is_perf_data(buf, len);
+}
+
+static int perf_read(struct p2d_conv *cv, struct p2d_input *in)
+{
+	struct perf_reader r;
+	int ret;
+
+	memset(&r, 0, sizeof(r));
+	r.cv = cv;
+	r.in = in;
+	r.id_pos = r.is_pos = -1;
+	ret = perf_read_file_header(&r);
+	if (!ret)
+		ret = perf_read_records(&r);
+	perf_reader_release(&r);
+	return ret;
+}
+
+const struct p2d_import p2d_import_perf = {
+	.name	= "perf.data",
+	.probe	= perf_probe,
+	.read	= perf_read,
+};

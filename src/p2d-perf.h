@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The perf.data reader: definitions shared by its files.
+ *
+ * Written from the kernel ABI (linux/perf_event.h) and perf's published
+ * file format (tools/perf/Documentation/perf.data-file-format.txt).
+ */
+#ifndef P2D_PERF_H
+#define P2D_PERF_H
+
+#include <linux/perf_event.h>
+
+#include "p2d-local.h"
+
+/* "PERFILE2" read as a little-endian u64, and the same bytes swapped */
+#define PERF_MAGIC2		0x32454c4946524550ULL
+#define PERF_MAGIC2_SW		0x50455246494c4532ULL
+
+#define PERF_FILE_HEADER_SIZE	104	/* struct perf_file_header */
+#define PERF_FILE_HEADER_OLD	72	/* the same without adds_features */
+#define PERF_PIPE_HEADER_SIZE	16	/* struct perf_pipe_file_header */
+#define PERF_ATTR_SIZE_VER0_	64
+
+/* Record types perf itself adds to the kernel's (tools/lib/perf/include/perf/event.h) */
+enum perf_user_record {
+	P2D_REC_HEADER_ATTR		= 64,
+	P2D_REC_HEADER_EVENT_TYPE	= 65,
+	P2D_REC_HEADER_TRACING_DATA	= 66,
+	P2D_REC_HEADER_BUILD_ID		= 67,
+	P2D_REC_FINISHED_ROUND		= 68,
+	P2D_REC_ID_INDEX		= 69,
+	P2D_REC_AUXTRACE_INFO		= 70,
+	P2D_REC_AUXTRACE		= 71,
+	P2D_REC_AUXTRACE_ERROR		= 72,
+	P2D_REC_THREAD_MAP		= 73,
+	P2D_REC_CPU_MAP			= 74,
+	P2D_REC_STAT_CONFIG		= 75,
+	P2D_REC_STAT			= 76,
+	P2D_REC_STAT_ROUND		= 77,
+	P2D_REC_EVENT_UPDATE		= 78,
+	P2D_REC_TIME_CONV		= 79,
+	P2D_REC_HEADER_FEATURE		= 80,
+	P2D_REC_COMPRESSED		= 81,
+	P2D_REC_FINISHED_INIT		= 82,
+	P2D_REC_COMPRESSED2		= 83,
+	P2D_REC_MAX
+};
+
+/* Feature bits of the file header (tools/perf/util/header.h) */
+enum perf_feature {
+	P2D_FEAT_TRACING_DATA	= 1,
+	P2D_FEAT_BUILD_ID	= 2,
+	P2D_FEAT_HOSTNAME	= 3,
+	P2D_FEAT_OSRELEASE	= 4,
+	P2D_FEAT_VERSION	= 5,
+	P2D_FEAT_ARCH		= 6,
+	P2D_FEAT_NRCPUS		= 7,
+	P2D_FEAT_CPUDESC	= 8,
+	P2D_FEAT_CPUID		= 9,
+	P2D_FEAT_TOTAL_MEM	= 10,
+	P2D_FEAT_CMDLINE	= 11,
+	P2D_FEAT_EVENT_DESC	= 12,
+	P2D_FEAT_CLOCKID	= 23,
+	P2D_FEAT_DIR_FORMAT	= 24,
+	P2D_FEAT_COMPRESSED	= 27,
+	P2D_FEAT_CLOCK_DATA	= 29,
+	P2D_FEAT_BITS		= 256
+};
+
+/* perf_event_attr flag bits we use (bit numbers in the flags word) */
+#define ATTR_FLAG_SAMPLE_ID_ALL	18
+#define ATTR_FLAG_USE_CLOCKID	25
+
+/**
+ * struct perf_attr - what the reader needs of one perf_event_attr
+ * @type: PERF_TYPE_*
+ * @config: for tracepoints, the event id
+ * @sample_type: PERF_SAMPLE_* bits
+ * @read_format: PERF_FORMAT_* bits
+ * @branch_sample_type: PERF_SAMPLE_BRANCH_* bits
+ * @regs_user: sample_regs_user mask
+ * @regs_intr: sample_regs_intr mask
+ * @sample_id_all: non-sample records carry a sample_id trailer
+ * @use_clockid: @clockid is valid
+ * @clockid: clock of the timestamps
+ * @trailer: size of the sample_id trailer of non-sample records
+ * @name: event name from EVENT_DESC, or NULL
+ * @samples: samples seen
+ */
+struct perf_attr {
+	uint32_t	type;
+	uint64_t	config;
+	uint64_t	sample_type;
+	uint64_t	read_format;
+	uint64_t	branch_sample_type;
+	uint64_t	regs_user;
+	uint64_t	regs_intr;
+	bool		sample_id_all;
+	bool		use_clockid;
+	int32_t		clockid;
+	uint32_t	trailer;
+	char		*name;
+	uint64_t	samples;
+};
+
+struct id_slot {
+	uint64_t	id;
+	uint32_t	attr;	/* index + 1; 0 means empty */
+};
+
+/**
+ * struct perf_reader - state of one perf.data read
+ * @cv: conversion fed with what is read
+ * @in: the input
+ * @swap: the file is in the other byte order
+ * @pipe: pipe-mode stream (everything arrives as records)
+ * @data_off: start of the data section
+ * @data_end: end of the data section, or UINT64_MAX to read to end of input
+ * @feat: adds_features bitmap
+ * @attrs: the events
+ * @nr_attrs: count of @attrs
+ * @ids: sample id -> attr map (open addressing)
+ * @ids_cap: slots in @ids (power of two)
+ * @nr_ids: used slots
+ * @id_pos: byte offset of the event id in a sample, -1 if none
+ * @is_pos: byte offset from the end of the id in a sample_id trailer, -1
+ * @extra: bytes following the current record that belong to it
+ * @tracing_follows: those bytes are tracing data
+ * @records: records seen
+ * @last_progress: input offset of the last progress report
+ * @warned_id: warned about a sample with an unknown id
+ * @warned_bad: warned about a malformed sample
+ * @warned_cpu: warned about samples without CPU
+ * @warned_lost: warned about a lost record that cannot be placed
+ */
+struct perf_reader {
+	struct p2d_conv		*cv;
+	struct p2d_input	*in;
+	bool			swap;
+	bool			pipe;
+	uint64_t		data_off;
+	uint64_t		data_end;
+	uint64_t		feat[P2D_FEAT_BITS / 64];
+	struct perf_attr	*attrs;
+	uint32_t		nr_attrs;
+	struct id_slot		*ids;
+	uint32_t		ids_cap;
+	uint32_t		nr_ids;
+	int			id_pos;
+	int			is_pos;
+	uint64_t		extra;
+	bool			tracing_follows;
+	uint64_t		records;
+	uint64_t		last_progress;
+	bool			warned_id;
+	bool			warned_bad;
+	bool			warned_cpu;
+	bool			warned_lost;
+};
+
+/* p2d-perf-header.c */
+int perf_read_file_header(struct perf_reader *r) __hidden;
+int perf_parse_attr(struct perf_reader *r, struct p2d_cursor *c, uint32_t size,
+		    struct perf_attr *a) __hidden;
+int perf_add_attr(struct perf_reader *r, const struct perf_attr *a, struct p2d_cursor *ids,
+		  uint64_t nr_ids) __hidden;
+int perf_feature(struct perf_reader *r, unsigned int feat, struct p2d_cursor *c) __hidden;
+void perf_reader_release(struct perf_reader *r) __hidden;
+struct perf_attr *perf_attr_by_id(const struct perf_reader *r, uint64_t id) __hidden;
+
+/* p2d-perf-records.c */
+int perf_read_records(struct perf_reader *r) __hidden;
+
+#endif /* P2D_PERF_H */

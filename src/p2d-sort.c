@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Reorder queue.
+ *
+ * perf.data is ordered only per round: perf writes a FINISHED_ROUND record
+ * after each pass over its ring buffers, and an event of round N can be
+ * older than events of round N but never older than the newest event of
+ * round N-1. So at each FINISHED_ROUND every queued event up to the newest
+ * timestamp of the previous round can be released (the rule perf's own
+ * ordered-events queue uses). Memory is bounded by two rounds, and by
+ * P2D_QUEUE_CAP should a recording lack rounds.
+ *
+ * Only the per-CPU order matters for ring-buffer pages, so each CPU has its
+ * own queue: an array of entries kept sorted by timestamp (stable: equal
+ * timestamps keep their arrival order) and an arena holding the payloads.
+ */
+#include <stdlib.h>
+
+#include "p2d-local.h"
+
+struct entry {
+	uint64_t	ts;
+	uint64_t	off;	/* arena offset, or lost count */
+	uint32_t	len;	/* P2D_LOST_MARK for a lost-events entry */
+};
+
+struct cpuq {
+	struct entry	*e;
+	size_t		head;
+	size_t		n;
+	size_t		cap;
+	uint8_t		*arena;
+	size_t		alen;
+	size_t		acap;
+	size_t		dead;
+	uint64_t	emitted_ts;
+	bool		emitted;
+};
+
+struct p2d_sorter {
+	struct cpuq	*q;
+	uint32_t	nq;
+	p2d_emit_fn	emit;
+	void		*ctx;
+	uint64_t	cur_max;
+	uint64_t	prev_max;
+	bool		have_prev;
+	size_t		bytes;
+	uint64_t	late;
+};
+
+/**
+ * p2d_sorter_alloc - create a reorder queue
+ * @emit: receives events in per-CPU time order
+ * @ctx: passed to @emit
+ *
+ * Returns the queue, or NULL when out of memory.
+ */
+struct p2d_sorter *p2d_sorter_alloc(p2d_emit_fn emit, void *ctx)
+{
+	struct p2d_sorter *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->emit = emit;
+	s->ctx = ctx;
+	return s;
+}
+
+/**
+ * p2d_sorter_free - free a reorder queue and whatever it still holds
+ * @s: queue, may be NULL
+ */
+void p2d_sorter_free(struct p2d_sorter *s)
+{
+	uint32_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->nq; i++) {
+		free(s->q[i].e);
+		free(s->q[i].arena);
+	}
+	free(s->q);
+	free(s);
+}
+
+/**
+ * p2d_sorter_late - events dropped because they arrived after newer
+ * events of their CPU had already been written
+ * @s: queue
+ */
+uint64_t p2d_sorter_late(const struct p2d_sorter *s)
+{
+	return s->late;
+}
+
+static struct cpuq *get_queue(struct p2d_sorter *s, uint32_t cpu)
+{
+	struct cpuq *q;
+	uint32_t nq;
+
+	if (cpu < s->nq)
+		return &s->q[cpu];
+	if (cpu >= P2D_MAX_CPUS)
+		return NULL;
+	nq = s->nq ? s->nq : 8;
+	while (nq <= cpu)
+		nq *= 2;
+	q = realloc(s->q, nq * sizeof(*q));
+	if (!q)
+		return NULL;
+	memset(q + s->nq, 0, (nq - s->nq) * sizeof(*q));
+	s->q = q;
+	s->nq = nq;
+	return &s->q[cpu];
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+	size_t ncap = *cap ? *cap : 64;
+	void *np;
+
+	if (need <= *cap)
+		return 0;
+	while (ncap < need)
+		ncap *= 2;
+	np = realloc(*p, ncap * elem);
+	if (!np)
+		return -ENOMEM;
+	*p = np;
+	*cap = ncap;
+	return 0;
+}
+
+static int insert(struct cpuq *q, const struct entry *ent)
+{
+	size_t lo, hi, mid;
+	int ret;
+
+	ret = grow((void **)&q->e, &q->cap, q->n + 1, sizeof(*q->e));
+	if (ret)
+		return ret;
+	if (q->n == q->head || q->e[q->n - 1].ts <= ent->ts) {
+		q->e[q->n++] = *ent;
+		return 0;
+	}
+	/* out of order: after every entry with ts <= ent->ts */
+	lo = q->head;
+	hi = q->n;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (q->e[mid].ts <= ent->ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	memmove(&q->e[lo + 1], &q->e[lo], (q->n - lo) * sizeof(*q->e));
+	q->e[lo] = *ent;
+	q->n++;
+	return 0;
+}
+
+static int add_entry(struct p2d_sorter *s, uint32_t cpu, struct entry *ent,
+		     const void *data);
+
+/**
+ * p2d_sorter_add - queue one event
+ * @s: queue
+ * @cpu: CPU (below P2D_MAX_CPUS)
+ * @ts: timestamp
+ * @data: payload, copied
+ * @len: payload bytes
+ *
+ * Returns 0, -ENOMEM, -ERANGE for a bad CPU, or the emit callback's error.
+ */
+int p2d_sorter_add(struct p2d_sorter *s, uint32_t cpu, uint64_t ts, const void *data,
+		   uint32_t len)
+{
+	struct entry ent = { .ts = ts, .len = len };
+
+	return add_entry(s, cpu, &ent, data);
+}
+
+/**
+ * p2d_sorter_add_lost - queue a lost-events mark
+ * @s: queue
+ * @cpu: CPU whose events were lost
+ * @ts: when
+ * @count: how many
+ *
+ * Returns 0 or a negative errno.
+ */
+int p2d_sorter_add_lost(struct p2d_sorter *s, uint32_t cpu, uint64_t ts, uint64_t count)
+{
+	struct entry ent = { .ts = ts, .off = count, .len = P2D_LOST_MARK };
+
+	return add_entry(s, cpu, &ent, NULL);
+}
+
+static int compact(struct cpuq *q)
+{
+	uint8_t *na;
+	size_t i, pos = 0;
+
+	if (q->head == q->n) {
+		q->head = q->n = 0;
+		q->alen = q->dead = 0;
+		return 0;
+	}
+	if (q->head > q->n / 2) {
+		memmove(q->e, q->e + q->head, (q->n - q->head) * sizeof(*q->e));
+		q->n -= q->head;
+		q->head = 0;
+	}
+	if (q->dead < q->alen / 2)
+		return 0;
+	na = malloc(q->acap);
+	if (!na)
+		return -ENOMEM;
+	for (i = q->head; i < q->n; i++) {
+		if (q->e[i].len == P2D_LOST_MARK)
+			continue;
+		memcpy(na + pos, q->arena + q->e[i].off, q->e[i].len);
+		q->e[i].off = pos;
+		pos += q->e[i].len;
+	}
+	free(q->arena);
+	q->arena = na;
+	q->alen = pos;
+	q->dead = 0;
+	return 0;
+}
+
+static int flush_queue(struct p2d_sorter *s, uint32_t cpu, bool all, uint64_t limit)
+{
+	struct cpuq *q = &s->q[cpu];
+	struct entry *ent;
+	int ret;
+
+	while (q->head < q->n) {
+		ent = &q->e[q->head];
+		if (!all && ent->ts > limit)
+			break;
+		if (ent->len == P2D_LOST_MARK) {
+			ret = s->emit(s->ctx, cpu, ent->ts, NULL, ent->off);
+		} else {
+			ret = s->emit(s->ctx, cpu, ent->ts, q->arena + ent->off, ent->len);
+			q->dead += ent->len;
+			s->bytes -= ent->len;
+		}
+		if (ret)
+			return ret;
+		q->emitted = true;
+		q->emitted_ts = ent->ts;
+		q->head++;
+	}
+	return compact(q);
+}
+
+static int flush_upto(struct p2d_sorter *s, bool all, uint64_t limit)
+{
+	uint32_t cpu;
+	int ret;
+
+	for (cpu = 0; cpu < s->nq; cpu++) {
+		ret = flush_queue(s, cpu, all, limit);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int add_entry(struct p2d_sorter *s, uint32_t cpu, struct entry *ent,
+		     const void *data)
+{
+	struct cpuq *q = get_queue(s, cpu);
+	int ret;
+
+	if (!q)
+		return cpu >= P2D_MAX_CPUS ? -ERANGE : -ENOMEM;
+	if (q->emitted && ent->ts < q->emitted_ts) {
+		s->late++;
+		return 0;
+	}
+	if (data) {
+		ret = grow((void **)&q->arena, &q->acap, q->alen + ent->len, 1);
+		if (ret)
+			return ret;
+		memcpy(q->arena + q->alen, data, ent->len);
+		ent->off = q->alen;
+		q->alen += ent->len;
+		s->bytes += ent->len;
+	}
+	ret = insert(q, ent);
+	if (ret)
+		return ret;
+	if (ent->ts > s->cur_max)
+		s->cur_max = ent->ts;
+	if (s->bytes <= P2D_QUEUE_CAP)
+		return 0;
+	/* no rounds, or huge ones: release what is certainly in order, then all */
+	if (s->have_prev) {
+		ret = flush_upto(s, false, s->prev_max);
+		if (ret || s->bytes <= P2D_QUEUE_CAP / 2)
+			return ret;
+	}
+	return flush_upto(s, true, 0);
+}
+
+/**
+ * p2d_sorter_round - a FINISHED_ROUND record was read
+ * @s: queue
+ *
+ * Releases every event not newer than the newest one of the previous round.
+ *
+ * Returns 0 or the emit callback's error.
+ */
+int p2d_sorter_round(struct p2d_sorter *s)
+{
+	int ret = 0;
+
+	if (s->have_prev)
+		ret = flush_upto(s, false, s->prev_max);
+	s->prev_max = s->cur_max;
+	s->have_prev = true;
+	return ret;
+}
+
+/**
+ * p2d_sorter_flush - release everything (end of input)
+ * @s: queue
+ *
+ * Returns 0 or the emit callback's error.
+ */
+int p2d_sorter_flush(struct p2d_sorter *s)
+{
+	return flush_upto(s, true, 0);
+}

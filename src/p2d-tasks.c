@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Task names: pid -> comm, from the recording's saved_cmdlines and from
+ * every COMM (including exec) and FORK record. Written out as the
+ * saved_cmdlines of the trace.dat, so trace-cmd can name every task.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "p2d-local.h"
+
+#define COMM_LEN 16
+
+struct task {
+	uint32_t	pid;
+	bool		used;
+	char		comm[COMM_LEN];
+};
+
+struct p2d_tasks {
+	struct task	*slot;
+	uint32_t	cap;
+	uint32_t	count;
+};
+
+/**
+ * p2d_tasks_alloc - create an empty task table
+ *
+ * Returns the table or NULL when out of memory.
+ */
+struct p2d_tasks *p2d_tasks_alloc(void)
+{
+	struct p2d_tasks *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->cap = 1024;
+	t->slot = calloc(t->cap, sizeof(*t->slot));
+	if (!t->slot) {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+/**
+ * p2d_tasks_free - free a task table
+ * @t: table, may be NULL
+ */
+void p2d_tasks_free(struct p2d_tasks *t)
+{
+	if (!t)
+		return;
+	free(t->slot);
+	free(t);
+}
+
+static uint32_t hash(uint32_t pid)
+{
+	return pid * 2654435761u;
+}
+
+static struct task *lookup(const struct p2d_tasks *t, uint32_t pid)
+{
+	uint32_t i = hash(pid) & (t->cap - 1);
+
+	while (t->slot[i].used) {
+		if (t->slot[i].pid == pid)
+			return &t->slot[i];
+		i = (i + 1) & (t->cap - 1);
+	}
+	return &t->slot[i];
+}
+
+static int rehash(struct p2d_tasks *t)
+{
+	struct task *old = t->slot;
+	uint32_t i, ocap = t->cap;
+	struct task *n;
+
+	t->slot = calloc(ocap * 2, sizeof(*t->slot));
+	if (!t->slot) {
+		t->slot = old;
+		return -ENOMEM;
+	}
+	t->cap = ocap * 2;
+	for (i = 0; i < ocap; i++) {
+		if (!old[i].used)
+			continue;
+		n = lookup(t, old[i].pid);
+		*n = old[i];
+	}
+	free(old);
+	return 0;
+}
+
+static void copy_comm(char *dst, const char *src, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len && i < COMM_LEN - 1 && src[i]; i++) {
+		unsigned char c = (unsigned char)src[i];
+
+		/* one line per task in saved_cmdlines: no control characters */
+		dst[i] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
+	}
+	dst[i] = '\0';
+}
+
+/**
+ * p2d_tasks_set - name a task
+ * @t: table
+ * @pid: task id (thread id)
+ * @comm: name, need not be NUL-terminated
+ * @len: bytes available at @comm
+ * @weak: only name the task if it has no name yet
+ *
+ * Returns 0, -ENOMEM, or -ENOSPC when the table is full.
+ */
+int p2d_tasks_set(struct p2d_tasks *t, uint32_t pid, const char *comm, size_t len, bool weak)
+{
+	struct task *e = lookup(t, pid);
+	int ret;
+
+	if (e->used) {
+		if (!weak)
+			copy_comm(e->comm, comm, len);
+		return 0;
+	}
+	if (t->count >= P2D_MAX_TASKS)
+		return -ENOSPC;
+	if ((t->count + 1) * 2 > t->cap) {
+		ret = rehash(t);
+		if (ret)
+			return ret;
+		e = lookup(t, pid);
+	}
+	e->used = true;
+	e->pid = pid;
+	copy_comm(e->comm, comm, len);
+	t->count++;
+	return 0;
+}
+
+/**
+ * p2d_tasks_get - the name of a task
+ * @t: table
+ * @pid: task id
+ *
+ * Returns the name or NULL.
+ */
+const char *p2d_tasks_get(const struct p2d_tasks *t, uint32_t pid)
+{
+	const struct task *e = lookup(t, pid);
+
+	return e->used ? e->comm : NULL;
+}
+
+/**
+ * p2d_tasks_fork - a new task inherits its parent's name
+ * @t: table
+ * @child: new task
+ * @parent: the task it was forked from
+ *
+ * Returns 0 or a negative errno.
+ */
+int p2d_tasks_fork(struct p2d_tasks *t, uint32_t child, uint32_t parent)
+{
+	const char *comm = p2d_tasks_get(t, parent);
+
+	if (!comm || child == parent)
+		return 0;
+	return p2d_tasks_set(t, child, comm, COMM_LEN, true);
+}
+
+/**
+ * p2d_tasks_parse_cmdlines - load a saved_cmdlines file ("pid comm" lines)
+ * @t: table
+ * @buf: file contents
+ * @len: size
+ *
+ * Names found here do not override names from records. Malformed lines
+ * are ignored.
+ *
+ * Returns 0 or a negative errno.
+ */
+int p2d_tasks_parse_cmdlines(struct p2d_tasks *t, const char *buf, size_t len)
+{
+	const char *p = buf, *end = buf + len;
+	int ret;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+		unsigned long pid = 0;
+		const char *q = p;
+
+		while (q < eol && *q >= '0' && *q <= '9' && pid <= UINT32_MAX)
+			pid = pid * 10 + (unsigned long)(*q++ - '0');
+		if (q > p && q < eol && *q == ' ' && pid <= UINT32_MAX && eol - q > 1) {
+			ret = p2d_tasks_set(t, (uint32_t)pid, q + 1, (size_t)(eol - q - 1), true);
+			if (ret)
+				return ret;
+		}
+		p = eol + 1;
+	}
+	return 0;
+}
+
+/**
+ * p2d_tasks_count - number of named tasks
+ * @t: table
+ */
+unsigned int p2d_tasks_count(const struct p2d_tasks *t)
+{
+	return t->count;
+}
+
+static int cmp_task(const void *a, const void *b)
+{
+	const struct task *x = *(const struct task * const *)a;
+	const struct task *y = *(const struct task * const *)b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/**
+ * p2d_tasks_write - write the table in saved_cmdlines format, sorted by pid
+ * @t: table
+ * @fd: destination
+ *
+ * Returns 0 or a negative errno.
+ */
+int p2d_tasks_write(const struct p2d_tasks *t, int fd)
+{
+	const struct task **v;
+	char line[48];
+	uint32_t i, n = 0;
+	int ret = 0, len;
+
+	v = malloc((t->count ? t->count : 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < t->cap; i++)
+		if (t->slot[i].used && t->slot[i].comm[0])
+			v[n++] = &t->slot[i];
+	qsort(v, n, sizeof(*v), cmp_task);
+	for (i = 0; i < n && !ret; i++) {
+		len = snprintf(line, sizeof(line), "%u %s\n", v[i]->pid, v[i]->comm);
+		ret = p2d_write_all(fd, line, (size_t)len);
+	}
+	free(v);
+	return ret;
+}

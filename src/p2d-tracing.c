@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The tracing data perf stores (the TRACING_DATA feature in a file, the
+ * HEADER_TRACING_DATA record in a pipe): the tracefs files needed to decode
+ * tracepoints, in the layout of tools/perf/util/trace-event-info.c:
+ *
+ *	"\027\010\104tracing" version\0 endian(u8) long_size(u8) page_size(u32)
+ *	"header_page\0" u64 size, data      "header_event\0" u64 size, data
+ *	u32 nr_ftrace, { u64 size, data }
+ *	u32 nr_systems, { name\0, u32 nr_events, { u64 size, data } }
+ *	u32 size, kallsyms      u32 size, printk_formats
+ *	u64 size, saved_cmdlines (version 0.6)
+ *
+ * Numbers are in the byte order of the endian byte. The formats are parsed
+ * with libtraceevent.
+ */
+#include <stdlib.h>
+
+#include <event-parse.h>
+
+#include "p2d-local.h"
+
+static const uint8_t tracing_magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+
+static bool valid_page_size(unsigned int size)
+{
+	return size >= 256 && size <= (1u << 24) && !(size & (size - 1));
+}
+
+static int bad(struct p2d_conv *cv, const struct p2d_cursor *c, const char *what)
+{
+	return p2d_error(cv, p2d_cur_off(c), -EBADMSG, "tracing data: %s", what);
+}
+
+static int read_span64(struct p2d_cursor *c, struct p2d_span *s)
+{
+	const uint8_t *p;
+	uint64_t size;
+
+	if (p2d_cur_u64(c, &size) || p2d_cur_bytes(c, size, &p))
+		return -EBADMSG;
+	s->data = (const char *)p;
+	s->len = size;
+	return 0;
+}
+
+static int read_span32(struct p2d_cursor *c, struct p2d_span *s)
+{
+	const uint8_t *p;
+	uint32_t size;
+
+	if (p2d_cur_u32(c, &size) || p2d_cur_bytes(c, size, &p))
+		return -EBADMSG;
+	s->data = (const char *)p;
+	s->len = size;
+	return 0;
+}
+
+static int read_tag(struct p2d_cursor *c, const char *tag)
+{
+	const uint8_t *p;
+	size_t n = strlen(tag) + 1;
+
+	if (p2d_cur_bytes(c, n, &p) || memcmp(p, tag, n))
+		return -EBADMSG;
+	return 0;
+}
+
+/* A count of items that each take at least 8 bytes must fit what is left */
+static int read_count(struct p2d_cursor *c, uint32_t *n)
+{
+	if (p2d_cur_u32(c, n) || *n > p2d_cur_left(c) / 8)
+		return -EBADMSG;
+	return 0;
+}
+
+static int read_prologue(struct p2d_conv *cv, struct p2d_tracing *t, struct p2d_cursor *c)
+{
+	const uint8_t *p;
+	const char *version;
+	uint8_t endian, lsize;
+
+	if (p2d_cur_bytes(c, sizeof(tracing_magic), &p) ||
+	    memcmp(p, tracing_magic, sizeof(tracing_magic)))
+		return bad(cv, c, "bad magic");
+	if (p2d_cur_cstr(c, &version) || strlen(version) >= sizeof(t->version))
+		return bad(cv, c, "bad version string");
+	strcpy(t->version, version);
+	if (strcmp(version, "0.5") && strcmp(version, "0.6"))
+		p2d_warn(cv, p2d_cur_off(c), "tracing data version %s, expected 0.5 or 0.6",
+			 version);
+	if (p2d_cur_u8(c, &endian) || p2d_cur_u8(c, &lsize))
+		return bad(cv, c, "truncated");
+	if (endian > 1)
+		return bad(cv, c, "bad endian byte");
+	t->big_endian = endian;
+	c->swap = t->big_endian != p2d_host_big_endian();
+	t->long_size = lsize;
+	if (p2d_cur_u32(c, &t->page_size))
+		return bad(cv, c, "truncated");
+	return 0;
+}
+
+static int read_systems(struct p2d_conv *cv, struct p2d_tracing *t, struct p2d_cursor *c)
+{
+	struct p2d_tsystem *sys;
+	uint32_t i, j, n;
+
+	if (read_count(c, &n))
+		return bad(cv, c, "bad number of event systems");
+	t->systems = calloc(n ? n : 1, sizeof(*t->systems));
+	if (!t->systems)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		sys = &t->systems[i];
+		if (p2d_cur_cstr(c, &sys->name))
+			return bad(cv, c, "truncated system name");
+		if (read_count(c, &sys->nr_events))
+			return bad(cv, c, "bad number of events");
+		sys->events = calloc(sys->nr_events ? sys->nr_events : 1, sizeof(*sys->events));
+		if (!sys->events)
+			return -ENOMEM;
+		t->nr_systems = i + 1;
+		for (j = 0; j < sys->nr_events; j++)
+			if (read_span64(c, &sys->events[j]))
+				return bad(cv, c, "truncated event format");
+	}
+	return 0;
+}
+
+static int read_sections(struct p2d_conv *cv, struct p2d_tracing *t, struct p2d_cursor *c)
+{
+	uint32_t i, n;
+	int ret;
+
+	if (read_tag(c, "header_page") || read_span64(c, &t->header_page))
+		return bad(cv, c, "bad header_page");
+	if (read_tag(c, "header_event") || read_span64(c, &t->header_event))
+		return bad(cv, c, "bad header_event");
+	if (read_count(c, &n))
+		return bad(cv, c, "bad number of ftrace formats");
+	t->ftrace = calloc(n ? n : 1, sizeof(*t->ftrace));
+	if (!t->ftrace)
+		return -ENOMEM;
+	for (i = 0; i < n; i++, t->nr_ftrace++)
+		if (read_span64(c, &t->ftrace[i]))
+			return bad(cv, c, "truncated ftrace format");
+	ret = read_systems(cv, t, c);
+	if (ret)
+		return ret;
+	if (read_span32(c, &t->kallsyms))
+		return bad(cv, c, "truncated kallsyms");
+	if (read_span32(c, &t->printk))
+		return bad(cv, c, "truncated printk formats");
+	if (strcmp(t->version, "0.5") && p2d_cur_left(c) &&
+	    read_span64(c, &t->cmdlines))
+		return bad(cv, c, "truncated saved_cmdlines");
+	return 0;
+}
+
+static void parse_formats(struct p2d_conv *cv, struct p2d_tracing *t, uint64_t off)
+{
+	struct tep_handle *tep = t->tep;
+	unsigned int i, j;
+	enum tep_errno err;
+
+	tep_set_file_bigendian(tep, t->big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, p2d_host_big_endian() ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_long_size(tep, (int)t->long_size);
+	tep_set_page_size(tep, (int)t->page_size);
+	if (t->header_page.len &&
+	    !tep_parse_header_page(tep, (char *)t->header_page.data, t->header_page.len,
+				   (int)t->long_size)) {
+		int hp_long = tep_get_header_page_size(tep);
+		int sub = tep_get_sub_buffer_size(tep);
+
+		/* the commit field has the size of the kernel's long */
+		if (hp_long == 4 || hp_long == 8)
+			t->long_size = (unsigned int)hp_long;
+		/* trace-cmd takes the page size from header_page: so do we */
+		if (valid_page_size((unsigned int)sub)) {
+			if ((unsigned int)sub != t->page_size)
+				p2d_info(cv, "page size %u from header_page, %u in tracing data",
+					 sub, t->page_size);
+			t->page_size = (unsigned int)sub;
+		}
+	} else {
+		p2d_warn(cv, off, "tracing data: unusable header_page, using the standard layout");
+		t->header_page.len = 0;
+	}
+	for (i = 0; i < t->nr_ftrace; i++)
+		tep_parse_event(tep, t->ftrace[i].data, t->ftrace[i].len, "ftrace");
+	for (i = 0; i < t->nr_systems; i++) {
+		for (j = 0; j < t->systems[i].nr_events; j++) {
+			const struct p2d_span *e = &t->systems[i].events[j];
+
+			char msg[128];
+
+			err = tep_parse_event(tep, e->data, e->len, t->systems[i].name);
+			if (!err)
+				continue;
+			tep_strerror(tep, err, msg, sizeof(msg));
+			p2d_warn(cv, off, "format %u of system %s: %s", j,
+				 t->systems[i].name, msg);
+		}
+	}
+}
+
+/**
+ * p2d_tracing_parse - parse the tracing data of a recording
+ * @cv: conversion; the result is stored in @cv->tracing
+ * @blob: the tracing data, malloc()ed; ownership passes to this function
+ * @len: its size
+ * @off: its input offset, for messages
+ *
+ * Returns 0 or a negative errno with the reason recorded in @cv.
+ */
+int p2d_tracing_parse(struct p2d_conv *cv, uint8_t *blob, size_t len, uint64_t off)
+{
+	struct p2d_tracing *t;
+	struct p2d_cursor c;
+	int ret;
+
+	if (cv->tracing) {
+		p2d_warn(cv, off, "second tracing data ignored");
+		free(blob);
+		return 0;
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t) {
+		free(blob);
+		return -ENOMEM;
+	}
+	t->blob = blob;
+	t->blob_len = len;
+	p2d_cur_init(&c, blob, len, off, false);
+	ret = read_prologue(cv, t, &c);
+	if (!ret)
+		ret = read_sections(cv, t, &c);
+	if (!ret && t->long_size != 4 && t->long_size != 8)
+		ret = p2d_error(cv, off, -EBADMSG, "tracing data: long size %u", t->long_size);
+	if (!ret) {
+		t->tep = tep_alloc();
+		if (!t->tep)
+			ret = -ENOMEM;
+	}
+	if (ret) {
+		p2d_tracing_free(t);
+		return ret;
+	}
+	parse_formats(cv, t, off);
+	if (!valid_page_size(t->page_size)) {
+		ret = p2d_error(cv, off, -EBADMSG, "tracing data: page size %u", t->page_size);
+		p2d_tracing_free(t);
+		return ret;
+	}
+	cv->tracing = t;
+	return 0;
+}
+
+/**
+ * p2d_tracing_free - free parsed tracing data
+ * @t: tracing data, may be NULL
+ */
+void p2d_tracing_free(struct p2d_tracing *t)
+{
+	unsigned int i;
+
+	if (!t)
+		return;
+	if (t->tep)
+		tep_free(t->tep);
+	for (i = 0; i < t->nr_systems; i++)
+		free(t->systems[i].events);
+	free(t->systems);
+	free(t->ftrace);
+	free(t->blob);
+	free(t);
+}

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * perf2dat - convert a perf.data tracepoint recording to trace-cmd's trace.dat
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perf2dat.h"
+
+#define PROG "perf2dat"
+
+static const char usage_text[] =
+	"usage: " PROG " [options] [-i] INPUT [-o OUTPUT]\n"
+	"\n"
+	"Convert the tracepoint samples of a perf.data recording (perf record -e\n"
+	"SYSTEM:EVENT) to a trace.dat that trace-cmd report and KernelShark read.\n"
+	"\n"
+	"  -i, --input FILE         perf.data to read (\"-\" for standard input)\n"
+	"  -o, --output FILE        trace.dat to write (default: trace.dat)\n"
+	"  -f, --force              replace OUTPUT if it exists\n"
+	"      --file-version N     trace.dat version: 6 or 7 (default: 7)\n"
+	"      --compression ALGO   none, zstd or any (version 7; default: none)\n"
+	"      --kallsyms FILE      embed this /proc/kallsyms copy (perf.data has none)\n"
+	"  -q, --quiet              print nothing but errors\n"
+	"  -v, --verbose            print more details\n"
+	"  -h, --help               show this help\n"
+	"  -V, --version            show the version\n";
+
+enum { OPT_FILE_VERSION = 256, OPT_COMPRESSION, OPT_KALLSYMS };
+
+static const struct option long_opts[] = {
+	{ "input",		required_argument,	NULL, 'i' },
+	{ "output",		required_argument,	NULL, 'o' },
+	{ "force",		no_argument,		NULL, 'f' },
+	{ "file-version",	required_argument,	NULL, OPT_FILE_VERSION },
+	{ "compression",	required_argument,	NULL, OPT_COMPRESSION },
+	{ "kallsyms",		required_argument,	NULL, OPT_KALLSYMS },
+	{ "quiet",		no_argument,		NULL, 'q' },
+	{ "verbose",		no_argument,		NULL, 'v' },
+	{ "help",		no_argument,		NULL, 'h' },
+	{ "version",		no_argument,		NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static void log_stderr(void *ctx, enum p2d_log_level level, const char *msg)
+{
+	static const char *const prefix[] = { "error", "warning", "info", "debug" };
+
+	fprintf(stderr, PROG ": %s: %s\n", prefix[level], msg);
+}
+
+static void __attribute__((noreturn)) usage_error(const char *what, const char *arg)
+{
+	fprintf(stderr, PROG ": %s%s\nTry '" PROG " --help' for more information.\n", what, arg);
+	exit(2);
+}
+
+static void parse_args(int argc, char **argv, struct p2d_options *o, bool *quiet)
+{
+	char *end;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "i:o:fqvhV", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			o->input = optarg;
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'f':
+			o->force = true;
+			break;
+		case OPT_FILE_VERSION:
+			o->file_version = (int)strtol(optarg, &end, 10);
+			if (*end || (o->file_version != 6 && o->file_version != 7))
+				usage_error("--file-version must be 6 or 7, not ", optarg);
+			break;
+		case OPT_COMPRESSION:
+			o->compression = optarg;
+			break;
+		case OPT_KALLSYMS:
+			o->kallsyms = optarg;
+			break;
+		case 'q':
+			*quiet = true;
+			o->log_level = P2D_LOG_ERROR;
+			break;
+		case 'v':
+			o->log_level = o->log_level < P2D_LOG_INFO ? P2D_LOG_INFO : P2D_LOG_DEBUG;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			exit(0);
+		case 'V':
+			printf(PROG " %s\n", p2d_version());
+			exit(0);
+		default:
+			fputs(usage_text, stderr);
+			exit(2);
+		}
+	}
+	if (optind < argc && !o->input)
+		o->input = argv[optind++];
+	if (optind < argc)
+		usage_error("unexpected argument ", argv[optind]);
+	if (!o->input)
+		usage_error("no input file (perf2dat perf.data -o trace.dat)", "");
+}
+
+static void print_summary(const struct p2d_options *o, const struct p2d_summary *s)
+{
+	printf(PROG ": %llu events, %d CPUs, %llu lost, %u tasks -> %s (%.1f MiB)\n",
+	       (unsigned long long)s->events, s->cpus, (unsigned long long)s->lost, s->tasks,
+	       o->output, s->output_bytes / 1048576.0);
+	if (s->dropped)
+		printf(PROG ": %llu tracepoint samples could not be converted (see warnings)\n",
+		       (unsigned long long)s->dropped);
+}
+
+int main(int argc, char **argv)
+{
+	struct p2d_summary sum;
+	struct p2d_options o;
+	bool quiet = false;
+	int ret;
+
+	p2d_options_init(&o);
+	o.log = log_stderr;
+	parse_args(argc, argv, &o, &quiet);
+	ret = p2d_convert(&o, &sum);
+	if (ret) {
+		fprintf(stderr, PROG ": %s: %s\n", strcmp(o.input, "-") ? o.input : "<stdin>",
+			sum.error[0] ? sum.error : strerror(-ret));
+		return 1;
+	}
+	if (!quiet)
+		print_summary(&o, &sum);
+	return 0;
+}

@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * perf2dat - convert perf.data tracepoint recordings to trace-cmd's trace.dat
+ *
+ * Public interface of libperf2dat.
+ */
+#ifndef PERF2DAT_H
+#define PERF2DAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifdef __GNUC__
+#define P2D_API __attribute__((visibility("default")))
+#else
+#define P2D_API
+#endif
+
+/** Severity of a message passed to a &p2d_log_fn. */
+enum p2d_log_level {
+	P2D_LOG_ERROR = 0,
+	P2D_LOG_WARN,
+	P2D_LOG_INFO,
+	P2D_LOG_DEBUG,
+};
+
+/**
+ * typedef p2d_log_fn - sink for warnings and informational messages
+ * @ctx: the @log_ctx of &struct p2d_options
+ * @level: severity
+ * @msg: one line, without a trailing newline
+ */
+typedef void (*p2d_log_fn)(void *ctx, enum p2d_log_level level, const char *msg);
+
+/**
+ * typedef p2d_progress_fn - called now and then while the input is read
+ * @ctx: the @progress_ctx of &struct p2d_options
+ * @done: input bytes consumed so far
+ * @total: input size in bytes, 0 when unknown (pipe)
+ * @events: tracepoint events converted so far
+ */
+typedef void (*p2d_progress_fn)(void *ctx, uint64_t done, uint64_t total, uint64_t events);
+
+/**
+ * struct p2d_options - what to convert and how
+ * @input: path of the perf.data file or directory, or "-" for @input_fd
+ * @input_fd: descriptor read when @input is "-" (may be a pipe)
+ * @output: path of the trace.dat to write (NULL when @output_fd is used)
+ * @output_fd: when @output is NULL, a seekable descriptor to write into;
+ *	it is not closed and no atomic rename is done
+ * @file_version: trace.dat version, 6 or 7 (0 means 7)
+ * @compression: NULL or "none", "zstd", "any" (version 7 only)
+ * @kallsyms: optional /proc/kallsyms-format file to embed
+ * @force: replace an existing @output
+ * @log: message sink (NULL: stderr)
+ * @log_ctx: passed to @log
+ * @log_level: most verbose level passed to @log
+ * @progress: optional progress callback
+ * @progress_ctx: passed to @progress
+ */
+struct p2d_options {
+	const char		*input;
+	int			input_fd;
+	const char		*output;
+	int			output_fd;
+	int			file_version;
+	const char		*compression;
+	const char		*kallsyms;
+	bool			force;
+	p2d_log_fn		log;
+	void			*log_ctx;
+	enum p2d_log_level	log_level;
+	p2d_progress_fn		progress;
+	void			*progress_ctx;
+};
+
+/**
+ * struct p2d_summary - what a conversion did
+ * @events: tracepoint events written
+ * @lost: events perf reported lost (PERF_RECORD_LOST and LOST_SAMPLES)
+ * @other_samples: samples of non-tracepoint events (not converted)
+ * @dropped: tracepoint samples that could not be converted (see warnings)
+ * @cpus: CPUs in the output
+ * @tasks: task names in the output
+ * @first_ts: first event timestamp (ns)
+ * @last_ts: last event timestamp (ns)
+ * @input_bytes: bytes of perf.data read
+ * @output_bytes: size of the trace.dat written
+ * @error: on failure, one line "offset 0x...: what is wrong" (may be empty)
+ */
+struct p2d_summary {
+	uint64_t	events;
+	uint64_t	lost;
+	uint64_t	other_samples;
+	uint64_t	dropped;
+	int		cpus;
+	unsigned int	tasks;
+	uint64_t	first_ts;
+	uint64_t	last_ts;
+	uint64_t	input_bytes;
+	uint64_t	output_bytes;
+	char		error[512];
+};
+
+/**
+ * p2d_options_init - fill @opts with the defaults
+ * @opts: options to initialize
+ *
+ * Defaults: output "trace.dat", file version 7, no compression, messages
+ * of level warning and above to stderr.
+ */
+P2D_API void p2d_options_init(struct p2d_options *opts);
+
+/**
+ * p2d_convert - convert a perf.data recording to trace.dat
+ * @opts: what to convert
+ * @sum: filled with counts; on failure @sum->error holds the reason
+ *
+ * The output is written to a temporary file next to @opts->output and
+ * renamed into place only when everything succeeded, so a failure leaves
+ * nothing behind. The host is not touched: no tracefs access, no mounts,
+ * no sysctl writes.
+ *
+ * Returns 0 on success, or a negative errno.
+ */
+P2D_API int p2d_convert(const struct p2d_options *opts, struct p2d_summary *sum);
+
+/**
+ * p2d_is_perf_data - does @buf start like a perf.data file?
+ * @buf: the first bytes of a file
+ * @len: bytes available in @buf (8 are needed)
+ *
+ * Returns true for both byte orders of the "PERFILE2" magic.
+ */
+P2D_API bool p2d_is_perf_data(const void *buf, size_t len);
+
+/**
+ * p2d_version - the library version string
+ */
+P2D_API const char *p2d_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PERF2DAT_H */
