@@ -103,6 +103,20 @@ int perf_parse_attr(struct perf_reader *r, struct p2d_cursor *c, uint32_t size,
  */
 struct perf_attr *perf_attr_by_id(const struct perf_reader *r, uint64_t id)
 {
+	struct id_slot *slot = perf_id_slot(r, id);
+
+	return slot ? &r->attrs[slot->attr - 1] : NULL;
+}
+
+/**
+ * perf_id_slot - the entry of a sample id
+ * @r: reader
+ * @id: PERF_SAMPLE_ID / IDENTIFIER value
+ *
+ * Returns the entry or NULL.
+ */
+struct id_slot *perf_id_slot(const struct perf_reader *r, uint64_t id)
+{
 	uint32_t i;
 
 	if (!r->ids_cap)
@@ -110,7 +124,7 @@ struct perf_attr *perf_attr_by_id(const struct perf_reader *r, uint64_t id)
 	i = (uint32_t)((id * 0x9E3779B97F4A7C15ULL) >> 40) & (r->ids_cap - 1);
 	while (r->ids[i].attr) {
 		if (r->ids[i].id == id)
-			return &r->attrs[r->ids[i].attr - 1];
+			return &r->ids[i];
 		i = (i + 1) & (r->ids_cap - 1);
 	}
 	return NULL;

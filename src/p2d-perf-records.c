@@ -196,37 +196,70 @@ static int rec_fork(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
 	return p2d_sink_fork(r->cv, tid, ptid);
 }
 
-static int lost(struct perf_reader *r, struct p2d_cursor *c, uint64_t count)
+static int place_lost(struct perf_reader *r, struct p2d_cursor *c, const struct sample *s,
+		      uint64_t count)
 {
-	struct sample s;
-
-	if (parse_trailer(r, c, &s) || !s.has_cpu || !s.has_time) {
+	if (!s->has_cpu) {
 		warn_once(r, &r->warned_lost, c->base,
-			  "lost-events record without CPU or time: counted, not placed");
+			  "lost-events record without CPU: counted, not placed");
 		r->cv->sum->lost += count;
 		return 0;
 	}
-	return p2d_sink_lost(r->cv, s.cpu, s.time, count);
+	/* time 0: perf's end-of-recording totals; the loss goes after the CPU's data */
+	return p2d_sink_lost(r->cv, s->cpu, s->has_time && s->time ? s->time : UINT64_MAX,
+			     count);
 }
 
+/* { header; u64 id; u64 lost; sample_id }: the ring buffer overflowed */
 static int rec_lost(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
 {
+	struct id_slot *slot;
 	uint64_t id, count;
+	struct sample s;
 
 	p2d_cur_skip(c, 8);
 	if (p2d_cur_u64(c, &id) || p2d_cur_u64(c, &count))
 		return 0;
-	return lost(r, c, count);
+	slot = perf_id_slot(r, id);
+	if (slot)
+		slot->lost += count;
+	r->lost_records += count;
+	parse_trailer(r, c, &s);
+	return place_lost(r, c, &s, count);
 }
 
+/*
+ * { header; u64 lost; sample_id }: samples an event lost. perf record writes
+ * these at the end from each event's PERF_FORMAT_LOST count, which includes
+ * the losses already reported by PERF_RECORD_LOST for the same id: only the
+ * excess is new.
+ */
 static int rec_lost_samples(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
 {
-	uint64_t count;
+	const struct id_slot *slot = NULL;
+	uint64_t count, id;
+	struct sample s;
 
 	p2d_cur_skip(c, 8);
 	if (p2d_cur_u64(c, &count))
 		return 0;
-	return lost(r, c, count);
+	parse_trailer(r, c, &s);
+	if (r->is_pos >= 0 && c->len >= 8 + (size_t)r->is_pos) {
+		id = p2d_get64(c->buf + c->len - r->is_pos, c->swap);
+		slot = perf_id_slot(r, id);
+	}
+	if (slot) {
+		count = count > slot->lost ? count - slot->lost : 0;
+	} else {
+		/* no id to match: charge it against every loss seen so far */
+		uint64_t seen = r->lost_records < count ? r->lost_records : count;
+
+		r->lost_records -= seen;
+		count -= seen;
+	}
+	if (!count)
+		return 0;
+	return place_lost(r, c, &s, count);
 }
 
 static int rec_round(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)

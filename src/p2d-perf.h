@@ -105,6 +105,7 @@ struct perf_attr {
 
 struct id_slot {
 	uint64_t	id;
+	uint64_t	lost;	/* events PERF_RECORD_LOST reported for this id */
 	uint32_t	attr;	/* index + 1; 0 means empty */
 };
 
@@ -128,6 +129,7 @@ struct id_slot {
  * @tracing_follows: those bytes are tracing data
  * @records: records seen
  * @last_progress: input offset of the last progress report
+ * @lost_records: events reported by PERF_RECORD_LOST
  * @warned_id: warned about a sample with an unknown id
  * @warned_bad: warned about a malformed sample
  * @warned_cpu: warned about samples without CPU
@@ -152,6 +154,7 @@ struct perf_reader {
 	bool			tracing_follows;
 	uint64_t		records;
 	uint64_t		last_progress;
+	uint64_t		lost_records;
 	bool			warned_id;
 	bool			warned_bad;
 	bool			warned_cpu;
@@ -167,6 +170,7 @@ int perf_add_attr(struct perf_reader *r, const struct perf_attr *a, struct p2d_c
 int perf_feature(struct perf_reader *r, unsigned int feat, struct p2d_cursor *c) __hidden;
 void perf_reader_release(struct perf_reader *r) __hidden;
 struct perf_attr *perf_attr_by_id(const struct perf_reader *r, uint64_t id) __hidden;
+struct id_slot *perf_id_slot(const struct perf_reader *r, uint64_t id) __hidden;
 
 /* p2d-perf-records.c */
 int perf_read_records(struct perf_reader *r) __hidden;

@@ -280,8 +280,12 @@ static int add_entry(struct p2d_sorter *s, uint32_t cpu, struct entry *ent,
 	if (!q)
 		return cpu >= P2D_MAX_CPUS ? -ERANGE : -ENOMEM;
 	if (q->emitted && ent->ts < q->emitted_ts) {
-		s->late++;
-		return 0;
+		/* a loss can still be shown where we are; an event cannot */
+		if (ent->len != P2D_LOST_MARK) {
+			s->late++;
+			return 0;
+		}
+		ent->ts = q->emitted_ts;
 	}
 	if (data) {
 		ret = grow((void **)&q->arena, &q->acap, q->alen + ent->len, 1);
@@ -295,7 +299,7 @@ static int add_entry(struct p2d_sorter *s, uint32_t cpu, struct entry *ent,
 	ret = insert(q, ent);
 	if (ret)
 		return ret;
-	if (ent->ts > s->cur_max)
+	if (ent->ts > s->cur_max && ent->len != P2D_LOST_MARK)
 		s->cur_max = ent->ts;
 	if (s->bytes <= P2D_QUEUE_CAP)
 		return 0;

@@ -83,10 +83,10 @@ static int add_cpustats(struct p2d_conv *cv, struct tracecmd_output *h, int nr_c
 		uint64_t first = c ? c->first_ts : 0, last = c ? c->last_ts : 0;
 
 		snprintf(buf, sizeof(buf),
-			 "CPU: %d\nentries: %llu\noverrun: %llu\ncommit overrun: 0\n"
+			 "CPU: %d\nentries: 0\noverrun: %llu\ncommit overrun: 0\n"
 			 "bytes: %llu\noldest event ts: %llu.%06llu\nnow ts: %llu.%06llu\n"
 			 "dropped events: %llu\nread events: %llu\n",
-			 i, (unsigned long long)events, (unsigned long long)lost,
+			 i, (unsigned long long)lost,
 			 (unsigned long long)bytes,
 			 (unsigned long long)(first / 1000000000),
 			 (unsigned long long)(first % 1000000000 / 1000),

@@ -1,0 +1,75 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# End-to-end test: convert a real perf recording with perf2dat and check
+# that `trace-cmd report` shows exactly what `perf script` shows (see
+# compare.py), that `trace-cmd report --cpus` lists the CPUs perf shows, and
+# that `trace-cmd dump --summary` reads the file.
+#
+# Usage: e2e.sh CASE.e2e, where CASE.e2e sets some of:
+#   input=FILE          recording in tests/data
+#   stdin=yes           feed it to perf2dat (and perf) on standard input
+#   convert_args=...    extra perf2dat options
+#   perf_args=...       extra perf script options
+#   compare_args=...    extra compare.py options
+#   lost_check=yes      dropped-event markers must add up to perf's lost count
+set -u
+input= stdin=no convert_args= perf_args= compare_args= lost_check=no
+. "$1"
+name=$(basename "$1" .e2e)
+
+for tool in "${TRACE_CMD:-}" "${PERF:-}" "${PYTHON3:-}"; do
+	if [ -z "$tool" ] || [ ! -x "$tool" ]; then
+		echo "SKIP: $name: trace-cmd, perf and python3 are needed"
+		exit 77
+	fi
+done
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+src="$DATA/$input"
+fields="-F trace:comm,tid,cpu,time,event,trace --ns"
+
+fail() {
+	echo "FAIL: $name: $*"
+	exit 1
+}
+
+if [ "$stdin" = yes ]; then
+	"$PERF2DAT" -q $convert_args -i - -o "$tmp/out.dat" < "$src"
+else
+	"$PERF2DAT" -q $convert_args "$src" -o "$tmp/out.dat"
+fi || fail "perf2dat exited with $?"
+
+if [ "$stdin" = yes ]; then
+	"$PERF" script -f -i - $fields $perf_args < "$src" > "$tmp/perf" 2> "$tmp/perf.err"
+else
+	"$PERF" script -f -i "$src" $fields $perf_args > "$tmp/perf" 2> "$tmp/perf.err"
+fi || fail "perf script failed: $(head -c 300 "$tmp/perf.err")"
+
+"$TRACE_CMD" report -N -t "$tmp/out.dat" > "$tmp/report" 2> "$tmp/report.err" ||
+	fail "trace-cmd report failed: $(head -c 300 "$tmp/report.err")"
+
+if [ "$lost_check" = yes ]; then
+	if [ "$stdin" = yes ]; then
+		"$PERF" script -f -D -i - < "$src"
+	else
+		"$PERF" script -f -D -i "$src"
+	fi 2>/dev/null > "$tmp/dump"
+	lost=$(sed -n 's/.*PERF_RECORD_LOST: .*lost:\([0-9]*\)$/\1/p' "$tmp/dump" |
+		awk '{ s += $1 } END { print s + 0 }')
+	compare_args="$compare_args --lost $lost"
+fi
+
+"$PYTHON3" "$COMPARE" "$tmp/perf" "$tmp/report" --name "$name" $compare_args || exit 1
+
+want=$(sed -n 's/^.* \[0*\([0-9][0-9]*\)\] .*$/\1/p' "$tmp/perf" | sort -n | uniq | tr '\n' ' ')
+got=$("$TRACE_CMD" report --cpus "$tmp/out.dat" 2>/dev/null | sed -n 's/^ *\([0-9][0-9]*\)$/\1/p' |
+	sort -n | tr '\n' ' ')
+[ "$want" = "$got" ] || fail "trace-cmd report --cpus lists '$got', perf shows '$want'"
+
+"$TRACE_CMD" dump --summary "$tmp/out.dat" > "$tmp/summary" 2>&1 ||
+	fail "trace-cmd dump --summary failed"
+grep -qi 'flyrecord' "$tmp/summary" || fail "trace-cmd dump --summary shows no CPU data"
+echo "PASS: $name: CPUs $got"
+exit 0
