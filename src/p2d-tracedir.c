@@ -88,6 +88,13 @@ static void format_name(const struct p2d_span *f, unsigned int idx, char *out, s
 	snprintf(out, size, "event%u", idx);
 }
 
+static int join(char *buf, const char *dir, const char *name)
+{
+	int n = snprintf(buf, PATH_MAX, "%s/%s", dir, name);
+
+	return n < 0 || n >= PATH_MAX ? -ENAMETOOLONG : 0;
+}
+
 static int write_file(const char *path, const void *data, size_t len)
 {
 	int fd, ret;
@@ -101,18 +108,24 @@ static int write_file(const char *path, const void *data, size_t len)
 	return ret;
 }
 
+static int write_named(const char *dir, const char *name, const void *data, size_t len)
+{
+	char path[PATH_MAX];
+	int ret = join(path, dir, name);
+
+	return ret ? ret : write_file(path, data, len);
+}
+
 static int write_format(const char *dir, const char *name, const struct p2d_span *f)
 {
 	char path[PATH_MAX];
-	int n;
+	int ret = join(path, dir, name);
 
-	n = snprintf(path, sizeof(path), "%s/%s", dir, name);
-	if (n < 0 || (size_t)n >= sizeof(path))
-		return -ENAMETOOLONG;
+	if (ret)
+		return ret;
 	if (mkdir(path, 0700) < 0)
 		return -errno;
-	strcat(path, "/format");
-	return write_file(path, f->data, f->len);
+	return write_named(path, "format", f->data, f->len);
 }
 
 static int write_system(struct p2d_conv *cv, const char *events, const char *sys,
@@ -120,11 +133,11 @@ static int write_system(struct p2d_conv *cv, const char *events, const char *sys
 {
 	char dir[PATH_MAX], name[160];
 	unsigned int i;
-	int ret, n;
+	int ret;
 
-	n = snprintf(dir, sizeof(dir), "%s/%s", events, sys);
-	if (n < 0 || (size_t)n >= sizeof(dir))
-		return -ENAMETOOLONG;
+	ret = join(dir, events, sys);
+	if (ret)
+		return ret;
 	if (mkdir(dir, 0700) < 0)
 		return -errno;
 	for (i = 0; i < nr; i++) {
@@ -144,23 +157,23 @@ static int write_system(struct p2d_conv *cv, const char *events, const char *sys
 static int write_headers(struct p2d_conv *cv, const char *events)
 {
 	const struct p2d_tracing *t = cv->tracing;
-	char path[PATH_MAX], buf[512];
+	char buf[512];
 	int ret, n;
 
-	snprintf(path, sizeof(path), "%s/header_page", events);
 	if (t->header_page.len) {
-		ret = write_file(path, t->header_page.data, t->header_page.len);
+		ret = write_named(events, "header_page", t->header_page.data, t->header_page.len);
 	} else {
 		n = snprintf(buf, sizeof(buf), std_header_page, t->long_size,
 			     8 + t->long_size, t->page_size - 8 - t->long_size);
-		ret = write_file(path, buf, (size_t)n);
+		ret = write_named(events, "header_page", buf, (size_t)n);
 	}
 	if (ret)
 		return ret;
-	snprintf(path, sizeof(path), "%s/header_event", events);
 	if (t->header_event.len)
-		return write_file(path, t->header_event.data, t->header_event.len);
-	return write_file(path, std_header_event, sizeof(std_header_event) - 1);
+		return write_named(events, "header_event", t->header_event.data,
+				   t->header_event.len);
+	return write_named(events, "header_event", std_header_event,
+			   sizeof(std_header_event) - 1);
 }
 
 static int write_events(struct p2d_conv *cv, const char *events)
@@ -202,7 +215,9 @@ static int write_cmdlines(struct p2d_conv *cv)
 	char path[PATH_MAX];
 	int fd, ret;
 
-	snprintf(path, sizeof(path), "%s/saved_cmdlines", cv->tmpdir);
+	ret = join(path, cv->tmpdir, "saved_cmdlines");
+	if (ret)
+		return ret;
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;
@@ -241,20 +256,17 @@ int p2d_tracedir_create(struct p2d_conv *cv)
 		return p2d_error(cv, P2D_NO_OFFSET, ret, "cannot create a temporary directory in %s: %s",
 				 base, strerror(-ret));
 	}
-	snprintf(path, sizeof(path), "%s/events", cv->tmpdir);
-	ret = mkdir(path, 0700) < 0 ? -errno : 0;
+	ret = join(path, cv->tmpdir, "events");
+	if (!ret)
+		ret = mkdir(path, 0700) < 0 ? -errno : 0;
 	if (!ret)
 		ret = write_headers(cv, path);
 	if (!ret)
 		ret = write_events(cv, path);
-	if (!ret) {
-		snprintf(path, sizeof(path), "%s/printk_formats", cv->tmpdir);
-		ret = write_file(path, t->printk.data, t->printk.len);
-	}
-	if (!ret) {
-		snprintf(path, sizeof(path), "%s/kallsyms", cv->tmpdir);
-		ret = write_file(path, t->kallsyms.data, t->kallsyms.len);
-	}
+	if (!ret)
+		ret = write_named(cv->tmpdir, "printk_formats", t->printk.data, t->printk.len);
+	if (!ret)
+		ret = write_named(cv->tmpdir, "kallsyms", t->kallsyms.data, t->kallsyms.len);
 	if (!ret)
 		ret = write_cmdlines(cv);
 	if (ret)
