@@ -86,35 +86,32 @@ int p2d_sink_tracing(struct p2d_conv *cv, uint8_t *blob, size_t len, uint64_t of
 /**
  * p2d_sink_event - one tracepoint event
  * @cv: conversion
- * @cpu: CPU it was recorded on
- * @ts: timestamp in ns
- * @raw: the ftrace payload (common fields first)
- * @len: payload bytes
- * @off: input offset of the record, for messages
+ * @ev: the event
  *
  * Returns 0 or a negative errno (message recorded).
  */
-int p2d_sink_event(struct p2d_conv *cv, uint32_t cpu, uint64_t ts, const uint8_t *raw,
-		   uint32_t len, uint64_t off)
+int p2d_sink_event(struct p2d_conv *cv, const struct p2d_event *ev)
 {
 	int ret;
 
 	if (!cv->tracing)
-		return p2d_error(cv, off, -EBADMSG,
+		return p2d_error(cv, ev->off, -EBADMSG,
 				 "tracepoint sample before the tracing data (event formats)");
-	if (cpu >= P2D_MAX_CPUS)
-		return p2d_error(cv, off, -ERANGE, "sample for CPU %u", cpu);
-	if (len < 8 || !tep_find_event(cv->tracing->tep, p2d_get16(raw, cv->tracing->big_endian != p2d_host_big_endian()))) {
+	if (ev->cpu >= P2D_MAX_CPUS)
+		return p2d_error(cv, ev->off, -ERANGE, "sample for CPU %u", ev->cpu);
+	if (ev->len < 8 ||
+	    !tep_find_event(cv->tracing->tep,
+			    p2d_get16(ev->raw, cv->tracing->big_endian != p2d_host_big_endian()))) {
 		cv->sum->dropped++;
 		if (!cv->unknown_warned)
-			p2d_warn(cv, off, "tracepoint sample of an event missing from the"
+			p2d_warn(cv, ev->off, "tracepoint sample of an event missing from the"
 				 " formats skipped");
 		cv->unknown_warned = true;
 		return 0;
 	}
-	ret = p2d_sorter_add(cv->sorter, cpu, ts, raw, len);
+	ret = p2d_sorter_add(cv->sorter, ev->cpu, ev->ts, ev->raw, ev->len);
 	if (ret)
-		return p2d_error(cv, off, ret, "queueing an event: %s", strerror(-ret));
+		return p2d_error(cv, ev->off, ret, "queueing an event: %s", strerror(-ret));
 	return 0;
 }
 

@@ -433,6 +433,9 @@ struct p2d_meta {
 	bool		has_clock_data;
 	uint64_t	clock_tod_ns;
 	uint64_t	clock_id_ns;
+	bool		has_sample_time;
+	uint64_t	sample_time_first;
+	uint64_t	sample_time_last;
 };
 
 /**
@@ -478,10 +481,31 @@ void p2d_info(struct p2d_conv *cv, const char *fmt, ...) P2D_PRINTF(2, 3) __hidd
 void p2d_log(const struct p2d_options *opts, enum p2d_log_level level, const char *fmt, ...)
 	P2D_PRINTF(3, 4) __hidden;
 
+/**
+ * struct p2d_event - one tracepoint event as an import handler delivers it
+ * @cpu: CPU it was recorded on
+ * @pid: process id (thread group), when @has_pid
+ * @tid: thread id, when @has_pid
+ * @has_pid: the recording carries pid and tid
+ * @ts: timestamp in ns
+ * @raw: the ftrace payload (common fields first), in the recording's byte order
+ * @len: payload bytes
+ * @off: input offset of the record, for messages
+ */
+struct p2d_event {
+	uint32_t	cpu;
+	uint32_t	pid;
+	uint32_t	tid;
+	bool		has_pid;
+	uint64_t	ts;
+	const uint8_t	*raw;
+	uint32_t	len;
+	uint64_t	off;
+};
+
 /* What an import handler calls while it reads */
 int p2d_sink_tracing(struct p2d_conv *cv, uint8_t *blob, size_t len, uint64_t off) __hidden;
-int p2d_sink_event(struct p2d_conv *cv, uint32_t cpu, uint64_t ts, const uint8_t *raw,
-		   uint32_t len, uint64_t off) __hidden;
+int p2d_sink_event(struct p2d_conv *cv, const struct p2d_event *ev) __hidden;
 int p2d_sink_lost(struct p2d_conv *cv, uint32_t cpu, uint64_t ts, uint64_t count) __hidden;
 int p2d_sink_round(struct p2d_conv *cv) __hidden;
 int p2d_sink_comm(struct p2d_conv *cv, uint32_t tid, const char *comm, size_t len) __hidden;

@@ -401,6 +401,17 @@ static int feat_clock_data(struct perf_reader *r, struct p2d_cursor *c)
 	return 0;
 }
 
+/* SAMPLE_TIME: u64 first, u64 last sample time */
+static int feat_sample_time(struct perf_reader *r, struct p2d_cursor *c)
+{
+	struct p2d_meta *m = &r->cv->meta;
+
+	if (p2d_cur_u64(c, &m->sample_time_first) || p2d_cur_u64(c, &m->sample_time_last))
+		return p2d_error(r->cv, p2d_cur_off(c), -EBADMSG, "truncated sample_time");
+	m->has_sample_time = true;
+	return 0;
+}
+
 struct feature_handler {
 	int		(*fn)(struct perf_reader *r, struct p2d_cursor *c);
 	uint64_t	max;
@@ -415,6 +426,7 @@ static const struct feature_handler feature_handlers[] = {
 	[P2D_FEAT_NRCPUS]	= { feat_nrcpus, 1 << 16 },
 	[P2D_FEAT_CMDLINE]	= { feat_cmdline, 1 << 20 },
 	[P2D_FEAT_EVENT_DESC]	= { feat_event_desc, P2D_MAX_FEATURE },
+	[P2D_FEAT_SAMPLE_TIME]	= { feat_sample_time, 1 << 16 },
 	[P2D_FEAT_CLOCK_DATA]	= { feat_clock_data, 1 << 16 },
 };
 

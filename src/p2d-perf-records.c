@@ -146,6 +146,7 @@ static int rec_sample(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc
 	static const char no_cpu[] = "samples carry no CPU (PERF_SAMPLE_CPU): all on CPU 0";
 	struct perf_attr *a = sample_attr(r, c);
 	struct p2d_conv *cv = r->cv;
+	struct p2d_event ev;
 	struct sample s;
 
 	if (!a) {
@@ -171,7 +172,15 @@ static int rec_sample(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc
 				 "tracepoint samples without timestamps (PERF_SAMPLE_TIME)");
 	if (!s.has_cpu)
 		warn_once(r, &r->warned_cpu, c->base, no_cpu);
-	return p2d_sink_event(cv, s.cpu, s.time, s.raw, s.raw_size, c->base);
+	ev.cpu = s.cpu;
+	ev.pid = s.pid;
+	ev.tid = s.tid;
+	ev.has_pid = s.has_tid;
+	ev.ts = s.time;
+	ev.raw = s.raw;
+	ev.len = s.raw_size;
+	ev.off = c->base;
+	return p2d_sink_event(cv, &ev);
 }
 
 static int rec_comm(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
