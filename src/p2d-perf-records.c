@@ -330,9 +330,22 @@ static int rec_auxtrace(struct perf_reader *r, struct p2d_cursor *c, uint16_t mi
 	return 0;
 }
 
+/* { header; char data[]; } */
 static int rec_compressed(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
 {
-	return p2d_error(r->cv, c->base, -ENOTSUP, "compressed records are not supported yet");
+	return perf_decompress(r, c->buf + 8, c->len - 8, c->base);
+}
+
+/* { header; u64 data_size; char data[data_size]; } padded to 8 bytes */
+static int rec_compressed2(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
+{
+	uint64_t size = 0;
+
+	p2d_cur_skip(c, 8);
+	if (p2d_cur_u64(c, &size) || size > p2d_cur_left(c))
+		return p2d_error(r->cv, c->base, -EBADMSG, "COMPRESSED2 data size %llu",
+				 (unsigned long long)size);
+	return perf_decompress(r, c->buf + 16, size, c->base);
 }
 
 typedef int (*record_fn)(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc);
@@ -349,7 +362,7 @@ static const record_fn record_handlers[P2D_REC_MAX] = {
 	[P2D_REC_HEADER_FEATURE]	= rec_feature,
 	[P2D_REC_AUXTRACE]		= rec_auxtrace,
 	[P2D_REC_COMPRESSED]		= rec_compressed,
-	[P2D_REC_COMPRESSED2]		= rec_compressed,
+	[P2D_REC_COMPRESSED2]		= rec_compressed2,
 };
 
 /* ------------------------------------------------------------------------ */
@@ -393,12 +406,54 @@ static int bad_record(struct perf_reader *r, uint64_t pos, const char *what, uns
 	return p2d_error(r->cv, pos, -EBADMSG, "%s (%u)", what, v);
 }
 
-static int dispatch(struct perf_reader *r, struct p2d_cursor *c, uint32_t type, uint16_t misc)
+/**
+ * perf_dispatch - hand one record to its handler
+ * @r: reader
+ * @c: cursor over the whole record
+ * @type: record type
+ * @misc: header misc bits
+ * @inner: the record came out of compressed data
+ *
+ * Returns 0 or a negative errno (message recorded).
+ */
+int perf_dispatch(struct perf_reader *r, struct p2d_cursor *c, uint32_t type, uint16_t misc,
+		  bool inner)
 {
+	int ret;
+
 	r->records++;
 	if (type >= P2D_REC_MAX || !record_handlers[type])
 		return 0;
-	return record_handlers[type](r, c, misc);
+	if (inner && (type == P2D_REC_COMPRESSED || type == P2D_REC_COMPRESSED2))
+		return p2d_error(r->cv, c->base, -EBADMSG, "compressed record inside compressed data");
+	ret = record_handlers[type](r, c, misc);
+	if (!ret && inner && r->extra)
+		return p2d_error(r->cv, c->base, -EBADMSG,
+				 "record with a trailing payload inside compressed data");
+	return ret;
+}
+
+/*
+ * perf 6.16's COMPRESSED2 writer could overflow header.size (u16) for a
+ * record of nearly 64 KiB: it then wrote 0 or a wrapped size and no padding.
+ * The true size is 16 + data_size.
+ */
+static uint32_t compressed2_size(struct perf_reader *r, uint32_t size, uint64_t pos)
+{
+	const uint8_t *p;
+	uint64_t data_size;
+
+	if (p2d_in_peek(r->in, 16, &p))
+		return size;
+	data_size = p2d_get64(p + 8, r->swap);
+	if (((16 + data_size + 7) & ~7ull) <= size || data_size > 65535 - 16)
+		return size;
+	if (!r->warned_c2) {
+		p2d_warn(r->cv, pos, "COMPRESSED2 record with an overflowed size (perf 6.16"
+			 " bug): using its data size");
+		r->warned_c2 = true;
+	}
+	return (uint32_t)(16 + data_size);
 }
 
 /**
@@ -415,8 +470,8 @@ int perf_read_records(struct perf_reader *r)
 	struct p2d_cursor c;
 	const uint8_t *p;
 	uint64_t pos;
-	uint32_t type;
-	uint16_t size, misc;
+	uint32_t type, size;
+	uint16_t misc;
 	int ret;
 
 	for (;;) {
@@ -434,6 +489,8 @@ int perf_read_records(struct perf_reader *r)
 		type = p2d_get32(p, r->swap);
 		misc = p2d_get16(p + 4, r->swap);
 		size = p2d_get16(p + 6, r->swap);
+		if (type == P2D_REC_COMPRESSED2)
+			size = compressed2_size(r, size, pos);
 		if (size < 8)
 			return bad_record(r, pos, "record size below 8", size);
 		if (size > r->data_end - pos)
@@ -447,7 +504,7 @@ int perf_read_records(struct perf_reader *r)
 		if (ret)
 			return p2d_error(r->cv, pos, ret, "read error: %s", strerror(-ret));
 		p2d_cur_init(&c, p, size, pos, r->swap);
-		ret = dispatch(r, &c, type, misc);
+		ret = perf_dispatch(r, &c, type, misc, false);
 		if (ret)
 			return ret;
 		p2d_in_consume(in, size);
@@ -481,6 +538,10 @@ static int perf_read(struct p2d_conv *cv, struct p2d_input *in)
 	ret = perf_read_file_header(&r);
 	if (!ret)
 		ret = perf_read_records(&r);
+	if (!ret && perf_decomp_pending(&r))
+		p2d_warn(cv, p2d_in_pos(in), "compressed data ends inside a record (%zu bytes):"
+			 " ignored", perf_decomp_pending(&r));
+	perf_decomp_free(&r);
 	perf_reader_release(&r);
 	return ret;
 }

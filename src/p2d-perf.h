@@ -104,6 +104,8 @@ struct perf_attr {
 	uint64_t	samples;
 };
 
+struct perf_decomp;
+
 struct id_slot {
 	uint64_t	id;
 	uint64_t	lost;	/* events PERF_RECORD_LOST reported for this id */
@@ -130,6 +132,7 @@ struct id_slot {
  * @tracing_follows: those bytes are tracing data
  * @records: records seen
  * @last_progress: input offset of the last progress report
+ * @decomp: zstd state of compressed records, NULL until the first
  * @lost_records: events reported by PERF_RECORD_LOST
  * @warned_id: warned about a sample with an unknown id
  * @warned_bad: warned about a malformed sample
@@ -155,11 +158,13 @@ struct perf_reader {
 	bool			tracing_follows;
 	uint64_t		records;
 	uint64_t		last_progress;
+	struct perf_decomp	*decomp;
 	uint64_t		lost_records;
 	bool			warned_id;
 	bool			warned_bad;
 	bool			warned_cpu;
 	bool			warned_lost;
+	bool			warned_c2;
 };
 
 /* p2d-perf-header.c */
@@ -175,5 +180,12 @@ struct id_slot *perf_id_slot(const struct perf_reader *r, uint64_t id) __hidden;
 
 /* p2d-perf-records.c */
 int perf_read_records(struct perf_reader *r) __hidden;
+int perf_dispatch(struct perf_reader *r, struct p2d_cursor *c, uint32_t type, uint16_t misc,
+		  bool inner) __hidden;
+
+/* p2d-perf-zstd.c */
+int perf_decompress(struct perf_reader *r, const uint8_t *data, size_t len, uint64_t off) __hidden;
+size_t perf_decomp_pending(const struct perf_reader *r) __hidden;
+void perf_decomp_free(struct perf_reader *r) __hidden;
 
 #endif /* P2D_PERF_H */

@@ -13,8 +13,11 @@
 #   perf_args=...       extra perf script options
 #   compare_args=...    extra compare.py options
 #   lost_check=yes      dropped-event markers must add up to perf's lost count
+#   prepare=CMD         make the file to convert, "$in", from "$src" (perf
+#                       still reads "$src": for inputs perf cannot read)
+#   report_args=...     extra trace-cmd report options
 set -u
-input= stdin=no convert_args= perf_args= compare_args= lost_check=no
+input= stdin=no convert_args= perf_args= compare_args= lost_check=no prepare= report_args=
 . "$1"
 name=$(basename "$1" .e2e)
 
@@ -27,19 +30,23 @@ done
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-src="$DATA/$input"
-fields="-F trace:comm,tid,cpu,time,event,trace --ns"
-
 fail() {
 	echo "FAIL: $name: $*"
 	exit 1
 }
+src="$DATA/$input"
+in="$src"
+if [ -n "$prepare" ]; then
+	in="$tmp/in.data"
+	eval "$prepare" > "$tmp/prepare.log" 2>&1 || fail "preparing the input: $(cat "$tmp/prepare.log")"
+fi
+fields="-F trace:comm,tid,cpu,time,event,trace --ns"
 
 if [ "$stdin" = yes ]; then
-	"$PERF2DAT" -q $convert_args -i - -o "$tmp/out.dat" < "$src"
+	"$PERF2DAT" -q $convert_args -i - -o "$tmp/out.dat" < "$in"
 else
-	"$PERF2DAT" -q $convert_args "$src" -o "$tmp/out.dat"
-fi || fail "perf2dat exited with $?"
+	"$PERF2DAT" -q $convert_args "$in" -o "$tmp/out.dat"
+fi 2> "$tmp/convert.err" || fail "perf2dat exited with $?: $(cat "$tmp/convert.err")"
 
 if [ "$stdin" = yes ]; then
 	"$PERF" script -f -i - $fields $perf_args < "$src" > "$tmp/perf" 2> "$tmp/perf.err"
@@ -47,7 +54,7 @@ else
 	"$PERF" script -f -i "$src" $fields $perf_args > "$tmp/perf" 2> "$tmp/perf.err"
 fi || fail "perf script failed: $(head -c 300 "$tmp/perf.err")"
 
-"$TRACE_CMD" report -N -t "$tmp/out.dat" > "$tmp/report" 2> "$tmp/report.err" ||
+"$TRACE_CMD" report -N -t $report_args "$tmp/out.dat" > "$tmp/report" 2> "$tmp/report.err" ||
 	fail "trace-cmd report failed: $(head -c 300 "$tmp/report.err")"
 
 if [ "$lost_check" = yes ]; then
