@@ -5,6 +5,7 @@
  * reorder queue into per-CPU pages; at the end the writer turns metadata
  * and pages into the trace.dat.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include <sys/stat.h>
@@ -316,10 +317,18 @@ static int open_input(struct p2d_conv *cv, struct p2d_input *in)
 {
 	int ret = p2d_in_open(in, cv->opts->input, cv->opts->input_fd);
 
-	if (ret == -EISDIR)
-		return p2d_error(cv, P2D_NO_OFFSET, ret,
-				 "%s is a directory (perf record --threads): not supported yet",
-				 cv->opts->input);
+	if (ret == -EISDIR && cv->opts->input && strcmp(cv->opts->input, "-")) {
+		/* perf record --threads: a directory with "data" and "data.N" */
+		p2d_in_close(in);
+		if (asprintf(&cv->dir_data, "%s/data", cv->opts->input) < 0) {
+			cv->dir_data = NULL;
+			return -ENOMEM;
+		}
+		ret = p2d_in_open(in, cv->dir_data, -1);
+		if (ret == -ENOENT)
+			return p2d_error(cv, P2D_NO_OFFSET, ret, "directory without a perf.data"
+					 " \"data\" file");
+	}
 	if (ret)
 		return p2d_error(cv, P2D_NO_OFFSET, ret, "cannot read: %s", strerror(-ret));
 	return 0;
@@ -371,6 +380,7 @@ out:
 	free_meta(&cv.meta);
 	p2d_out_close(&out);
 	p2d_in_close(&in);
+	free(cv.dir_data);
 	free(dir);
 	return ret;
 }

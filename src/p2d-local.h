@@ -175,6 +175,7 @@ int p2d_cur_sub(struct p2d_cursor *c, uint64_t n, struct p2d_cursor *sub) __hidd
  * @buf_off: input offset of @buf[0]
  * @eof: the descriptor returned end of file
  * @name: shown in messages
+ * @label: when set, errors name it before the offset (a file of a directory)
  */
 struct p2d_input {
 	int		fd;
@@ -188,6 +189,7 @@ struct p2d_input {
 	uint64_t	buf_off;
 	bool		eof;
 	const char	*name;
+	const char	*label;
 };
 
 int p2d_in_open(struct p2d_input *in, const char *path, int fd) __hidden;
@@ -454,6 +456,7 @@ struct p2d_meta {
  * @no_cpu_warned: warned that samples carry no CPU
  * @big_warned: warned about an event too large for a page
  * @unknown_warned: warned about an event id missing from the formats
+ * @dir_data: for a directory input, the path of its "data" file
  */
 struct p2d_conv {
 	const struct p2d_options	*opts;
@@ -470,6 +473,7 @@ struct p2d_conv {
 	bool				no_cpu_warned;
 	bool				big_warned;
 	bool				unknown_warned;
+	char				*dir_data;
 };
 
 #define P2D_NO_OFFSET	UINT64_MAX	/* p2d_error() about no particular input offset */

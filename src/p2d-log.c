@@ -72,8 +72,9 @@ int p2d_error(struct p2d_conv *cv, uint64_t off, int err, const char *fmt, ...)
 	if (off == P2D_NO_OFFSET)
 		snprintf(cv->sum->error, sizeof(cv->sum->error), "%s", msg);
 	else
-		snprintf(cv->sum->error, sizeof(cv->sum->error), "offset 0x%llx: %s",
-			 (unsigned long long)off, msg);
+		snprintf(cv->sum->error, sizeof(cv->sum->error), "%s%soffset 0x%llx: %s",
+			 cv->in && cv->in->label ? cv->in->label : "",
+			 cv->in && cv->in->label ? ": " : "", (unsigned long long)off, msg);
 	cv->err_set = true;
 	return err;
 }

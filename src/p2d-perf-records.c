@@ -4,6 +4,9 @@
  * stream. Each record starts with struct perf_event_header { u32 type;
  * u16 misc; u16 size; } and is dispatched through a table of handlers.
  */
+#include <dirent.h>
+#include <libgen.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "p2d-perf.h"
@@ -526,6 +529,88 @@ static bool perf_probe(const uint8_t *buf, size_t len)
 	return p2d_is_perf_data(buf, len);
 }
 
+/* "data.N" files of a perf record --threads directory, in N order */
+static int is_data_n(const struct dirent *d)
+{
+	const char *p = d->d_name;
+
+	if (strncmp(p, "data.", 5) || !p[5])
+		return 0;
+	for (p += 5; *p; p++)
+		if (*p < '0' || *p > '9')
+			return 0;
+	return 1;
+}
+
+static int cmp_data_n(const struct dirent **a, const struct dirent **b)
+{
+	unsigned long x = strtoul((*a)->d_name + 5, NULL, 10);
+	unsigned long y = strtoul((*b)->d_name + 5, NULL, 10);
+
+	return (x > y) - (x < y);
+}
+
+static int read_dir_file(struct perf_reader *r, const char *dir, const char *name)
+{
+	struct p2d_input *main_in = r->in, sub;
+	char *path;
+	int ret;
+
+	if (asprintf(&path, "%s/%s", dir, name) < 0)
+		return -ENOMEM;
+	ret = p2d_in_open(&sub, path, -1);
+	if (ret) {
+		ret = p2d_error(r->cv, P2D_NO_OFFSET, ret, "%s: %s", path, strerror(-ret));
+	} else {
+		sub.label = name;
+		r->in = r->cv->in = &sub;
+		r->data_end = UINT64_MAX;
+		r->last_progress = 0;
+		ret = perf_read_records(r);
+		r->in = r->cv->in = main_in;
+	}
+	p2d_in_close(&sub);
+	free(path);
+	return ret;
+}
+
+/*
+ * perf record --threads writes one file per thread: "data" holds the header
+ * and the main thread's records, "data.N" only records. Each CPU's ring
+ * buffer is read by one thread, so each CPU's events are in one file, in
+ * order: reading the files one after the other keeps every CPU in order.
+ */
+static int read_dir_files(struct perf_reader *r)
+{
+	struct dirent **list;
+	char *copy, *dir;
+	int i, n, ret = 0;
+
+	if (!r->in->seekable || !strcmp(r->in->name, "<stdin>")) {
+		p2d_warn(r->cv, P2D_NO_OFFSET, "this recording continues in data.N files of its"
+			 " directory (perf record --threads): give the directory to read them");
+		return 0;
+	}
+	copy = strdup(r->in->name);
+	if (!copy)
+		return -ENOMEM;
+	dir = dirname(copy);
+	n = scandir(dir, &list, is_data_n, cmp_data_n);
+	if (n < 0) {
+		ret = p2d_error(r->cv, P2D_NO_OFFSET, -errno, "%s: %s", dir, strerror(errno));
+		free(copy);
+		return ret;
+	}
+	for (i = 0; i < n; i++) {
+		if (!ret)
+			ret = read_dir_file(r, dir, list[i]->d_name);
+		free(list[i]);
+	}
+	free(list);
+	free(copy);
+	return ret;
+}
+
 static int perf_read(struct p2d_conv *cv, struct p2d_input *in)
 {
 	struct perf_reader r;
@@ -538,6 +623,8 @@ static int perf_read(struct p2d_conv *cv, struct p2d_input *in)
 	ret = perf_read_file_header(&r);
 	if (!ret)
 		ret = perf_read_records(&r);
+	if (!ret && !r.pipe && (r.feat[P2D_FEAT_DIR_FORMAT / 64] >> (P2D_FEAT_DIR_FORMAT % 64)) & 1)
+		ret = read_dir_files(&r);
 	if (!ret && perf_decomp_pending(&r))
 		p2d_warn(cv, p2d_in_pos(in), "compressed data ends inside a record (%zu bytes):"
 			 " ignored", perf_decomp_pending(&r));
