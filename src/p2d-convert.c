@@ -75,14 +75,17 @@ int p2d_sink_tracing(struct p2d_conv *cv, uint8_t *blob, size_t len, uint64_t of
 	if (ret)
 		return ret;
 	t = cv->tracing;
-	if (t->big_endian != p2d_host_big_endian())
-		return p2d_error(cv, off, -ENOTSUP, "recordings of the other byte order are"
-				 " not supported yet");
+	/* the output is in this host's byte order: payloads are swapped if needed */
+	cv->swap_payload = t->big_endian != p2d_host_big_endian();
+	if (cv->swap_payload && !(cv->scratch = malloc(65536)))
+		return -ENOMEM;
 	cv->cpus.page_size = t->page_size;
 	cv->cpus.long_size = t->long_size;
-	cv->cpus.big_endian = t->big_endian;
+	cv->cpus.big_endian = p2d_host_big_endian();
 	return p2d_tasks_parse_cmdlines(cv->tasks, t->cmdlines.data, t->cmdlines.len);
 }
+
+static int sorter_add(struct p2d_conv *cv, const struct p2d_event *ev, const uint8_t *raw);
 
 /**
  * p2d_sink_event - one tracepoint event
@@ -93,8 +96,6 @@ int p2d_sink_tracing(struct p2d_conv *cv, uint8_t *blob, size_t len, uint64_t of
  */
 int p2d_sink_event(struct p2d_conv *cv, const struct p2d_event *ev)
 {
-	int ret;
-
 	if (!cv->tracing)
 		return p2d_error(cv, ev->off, -EBADMSG,
 				 "tracepoint sample before the tracing data (event formats)");
@@ -110,7 +111,25 @@ int p2d_sink_event(struct p2d_conv *cv, const struct p2d_event *ev)
 		cv->unknown_warned = true;
 		return 0;
 	}
-	ret = p2d_sorter_add(cv->sorter, ev->cpu, ev->ts, ev->raw, ev->len);
+	if (cv->swap_payload) {
+		memcpy(cv->scratch, ev->raw, ev->len);
+		if (p2d_swap_payload(cv->tracing->tep, cv->scratch, ev->len)) {
+			cv->sum->dropped++;
+			if (!cv->swap_warned)
+				p2d_warn(cv, ev->off, "event %u has no usable format to convert"
+					 " its byte order: skipped", p2d_get16(ev->raw, true));
+			cv->swap_warned = true;
+			return 0;
+		}
+		return sorter_add(cv, ev, cv->scratch);
+	}
+	return sorter_add(cv, ev, ev->raw);
+}
+
+static int sorter_add(struct p2d_conv *cv, const struct p2d_event *ev, const uint8_t *raw)
+{
+	int ret = p2d_sorter_add(cv->sorter, ev->cpu, ev->ts, raw, ev->len);
+
 	if (ret)
 		return p2d_error(cv, ev->off, ret, "queueing an event: %s", strerror(-ret));
 	return 0;
@@ -381,6 +400,7 @@ out:
 	p2d_out_close(&out);
 	p2d_in_close(&in);
 	free(cv.dir_data);
+	free(cv.scratch);
 	free(dir);
 	return ret;
 }

@@ -59,6 +59,11 @@ static inline uint64_t p2d_get64(const void *p, bool swap)
 	return swap ? bswap_64(v) : v;
 }
 
+static inline void p2d_put16(void *p, uint16_t v)
+{
+	memcpy(p, &v, sizeof(v));
+}
+
 static inline void p2d_put32(void *p, uint32_t v, bool swap)
 {
 	if (swap)
@@ -266,6 +271,7 @@ struct p2d_conv;
 
 int p2d_tracing_parse(struct p2d_conv *cv, uint8_t *blob, size_t len, uint64_t off) __hidden;
 void p2d_tracing_free(struct p2d_tracing *t) __hidden;
+int p2d_swap_payload(struct tep_handle *tep, uint8_t *buf, uint32_t len) __hidden;
 
 /* ------------------------------------------------------------------------ */
 /* Task names                                                               */
@@ -457,6 +463,9 @@ struct p2d_meta {
  * @big_warned: warned about an event too large for a page
  * @unknown_warned: warned about an event id missing from the formats
  * @dir_data: for a directory input, the path of its "data" file
+ * @swap_payload: payloads are in the other byte order (converted to ours)
+ * @scratch: a payload being swapped
+ * @swap_warned: warned about an event that cannot be swapped
  */
 struct p2d_conv {
 	const struct p2d_options	*opts;
@@ -474,6 +483,9 @@ struct p2d_conv {
 	bool				big_warned;
 	bool				unknown_warned;
 	char				*dir_data;
+	bool				swap_payload;
+	uint8_t				*scratch;
+	bool				swap_warned;
 };
 
 #define P2D_NO_OFFSET	UINT64_MAX	/* p2d_error() about no particular input offset */

@@ -108,6 +108,18 @@ static int add_options(struct p2d_conv *cv, struct tracecmd_output *h, const cha
 	snprintf(buf, sizeof(buf), "[%s]", clock);
 	if (add_string_option(h, P2D_OPTION_TRACECLOCK, buf))
 		return -1;
+	/*
+	 * perf record -k CLOCK stores a pair of readings (wall clock, CLOCK):
+	 * their difference, in microseconds as trace-cmd record writes it,
+	 * lets trace-cmd report and KernelShark show wall-clock time
+	 * (trace-cmd report --nodate shows the recorded clock).
+	 */
+	if (m->has_clock_data && m->has_clockid && m->clock_tod_ns > m->clock_id_ns) {
+		snprintf(buf, sizeof(buf), "0x%llx",
+			 (unsigned long long)((m->clock_tod_ns - m->clock_id_ns) / 1000));
+		if (add_string_option(h, P2D_OPTION_DATE, buf))
+			return -1;
+	}
 	/* as trace-cmd record writes it: sysname nodename release machine */
 	snprintf(buf, sizeof(buf), "Linux %s %s %s", m->hostname ? m->hostname : "unknown",
 		 m->osrelease ? m->osrelease : "unknown", m->arch ? m->arch : "unknown");
@@ -218,6 +230,25 @@ static int run_writer(struct p2d_conv *cv, struct tracecmd_output *h, int nr_cpu
 	return 0;
 }
 
+/*
+ * libtracecmd writes its own sizeof(long) in the file header; readers take
+ * the long size from header_page anyway, but a 32-bit recording should say
+ * 4 there too. Byte 13: magic (3), "tracing" (7), "6" or "7" and NUL (2),
+ * endian (1), long size (1).
+ */
+static int fix_long_size(struct p2d_conv *cv, int fd)
+{
+	uint8_t ls = (uint8_t)cv->cpus.long_size, cur;
+
+	if (pread(fd, &cur, 1, 13) != 1)
+		return p2d_error(cv, P2D_NO_OFFSET, -EIO, "cannot read back the output");
+	if (cur == ls)
+		return 0;
+	if (pwrite(fd, &ls, 1, 13) != 1)
+		return p2d_error(cv, P2D_NO_OFFSET, -EIO, "cannot write the output's long size");
+	return 0;
+}
+
 /**
  * p2d_write_trace - write the trace.dat through libtracecmd
  * @cv: conversion, with its private directory and per-CPU pages complete
@@ -258,6 +289,8 @@ int p2d_write_trace(struct p2d_conv *cv, int out_fd)
 	}
 	ret = run_writer(cv, h, nr_cpus, paths);
 	tracecmd_output_close(h);
+	if (!ret)
+		ret = fix_long_size(cv, out_fd);
 out:
 	tracefs_set_tracing_dir(NULL);
 	tracecmd_set_loglevel(TEP_LOG_CRITICAL);

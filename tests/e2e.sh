@@ -16,8 +16,11 @@
 #   prepare=CMD         make the file to convert, "$in", from "$src" (perf
 #                       still reads "$src": for inputs perf cannot read)
 #   report_args=...     extra trace-cmd report options
+#   date_check=yes      without --nodate, report shows perf script's wall-clock
+#                       time (-F tod) of the first event, to the microsecond
 set -u
 input= stdin=no convert_args= perf_args= compare_args= lost_check=no prepare= report_args=
+date_check=no
 . "$1"
 name=$(basename "$1" .e2e)
 
@@ -69,6 +72,18 @@ if [ "$lost_check" = yes ]; then
 fi
 
 "$PYTHON3" "$COMPARE" "$tmp/perf" "$tmp/report" --name "$name" $compare_args || exit 1
+
+if [ "$date_check" = yes ]; then
+	tod=$(TZ=UTC "$PERF" script -f -i "$src" -F tod --ns 2>/dev/null | head -n 1 |
+		sed 's/^ *//')
+	want_s=$(TZ=UTC date -d "${tod%.*}" +%s) || fail "cannot parse perf's time of day '$tod'"
+	want_us=$(echo "${tod##*.}" | cut -c1-6)
+	got=$("$TRACE_CMD" report -N -t "$tmp/out.dat" 2>/dev/null |
+		sed -n 's/^.*\] *\([0-9]*\)\.\([0-9]\{6\}\)[0-9]*:.*$/\1 \2/p' | head -n 1)
+	diff_us=$(( (${got% *} - want_s) * 1000000 + 1${got#* } - 1$want_us ))
+	[ "${diff_us#-}" -le 1 ] ||
+		fail "wall-clock time: trace-cmd shows '$got', perf script -F tod '$tod'"
+fi
 
 want=$(sed -n 's/^.* \[0*\([0-9][0-9]*\)\] .*$/\1/p' "$tmp/perf" | sort -n | uniq | tr '\n' ' ')
 got=$("$TRACE_CMD" report --cpus "$tmp/out.dat" 2>/dev/null | sed -n 's/^ *\([0-9][0-9]*\)$/\1/p' |
