@@ -534,7 +534,8 @@ static uint64_t find_data_end(struct perf_reader *r)
 		return r->in->size;
 	while (p2d_in_peek(r->in, 16, &p) == 0) {
 		first = p2d_get64(p, r->swap);
-		if (first == pos + (uint64_t)nr_features(r) * 16 && feature_table_at(r, pos))
+		if (first >= pos + (uint64_t)nr_features(r) * 16 &&
+		    first - pos <= 2 * P2D_FEAT_BITS * 16 && feature_table_at(r, pos))
 			return pos;
 		size = p2d_get16(p + 6, r->swap);
 		if (size < 8)
@@ -548,7 +549,7 @@ static uint64_t find_data_end(struct perf_reader *r)
 
 static int read_features(struct perf_reader *r)
 {
-	unsigned int bit, i = 0, n = nr_features(r);
+	unsigned int bit, i = 0, n = nr_features(r), outside = 0;
 	uint64_t pos = r->data_end, sec[2];
 	int ret;
 
@@ -568,12 +569,14 @@ static int read_features(struct perf_reader *r)
 			sec[1] = bswap_64(sec[1]);
 		}
 		if (sec[0] > r->in->size || sec[1] > r->in->size - sec[0])
-			p2d_warn(r->cv, pos + i * 16, "feature %u section outside the file: ignored",
-				 bit);
+			outside++;
 		else if ((ret = read_feature(r, bit, sec[0], sec[1], pos + i * 16)))
 			return ret;
 		i++;
 	}
+	if (outside)
+		p2d_warn(r->cv, pos, "%u feature sections lie beyond the end of the file"
+			 " (truncated?): ignored", outside);
 	return 0;
 }
 
@@ -608,6 +611,13 @@ static int read_file_sections(struct perf_reader *r, const uint8_t *h, uint64_t 
 		if (r->data_end == r->in->size)
 			r->data_end = UINT64_MAX;
 	} else if (data_size > r->in->size - r->data_off) {
+		/* the event formats are a feature section, at the very end of the file */
+		if (feat_set(r, P2D_FEAT_TRACING_DATA))
+			return p2d_error(r->cv, r->in->size, -EBADMSG,
+					 "the file ends inside its data section (0x%llx-0x%llx),"
+					 " before the event formats: the recording is truncated",
+					 (unsigned long long)r->data_off,
+					 (unsigned long long)(r->data_off + data_size));
 		p2d_warn(r->cv, 56, "data section ends at 0x%llx, beyond the end of the file"
 			 " (truncated?): converting what is there",
 			 (unsigned long long)(r->data_off + data_size));
@@ -620,6 +630,10 @@ static int read_file_sections(struct perf_reader *r, const uint8_t *h, uint64_t 
 		if (ret)
 			return ret;
 	}
+	if (!r->cv->tracing && feat_set(r, P2D_FEAT_TRACING_DATA))
+		return p2d_error(r->cv, r->data_end, -EBADMSG,
+				 "the tracing data (event formats) is missing: the file is"
+				 " truncated or damaged after its data section");
 	return p2d_in_seek(r->in, r->data_off);
 }
 

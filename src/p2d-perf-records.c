@@ -500,8 +500,13 @@ int perf_read_records(struct perf_reader *r)
 			return bad_record(r, pos, "record crosses the end of the data section", size);
 		ret = p2d_in_peek(in, size, &p);
 		if (ret == -ENODATA) {
-			p2d_warn(r->cv, pos, "input ends inside a record of type %u (%zu of %u"
-				 " bytes): ignored", type, in->end - in->start, size);
+			if (type >= 256)
+				p2d_warn(r->cv, pos, "%zu bytes at the end are not a record"
+					 " (trailing garbage): ignored", in->end - in->start);
+			else
+				p2d_warn(r->cv, pos, "input ends inside a record of type %u (%zu"
+					 " of %u bytes; truncated): ignored", type,
+					 in->end - in->start, size);
 			break;
 		}
 		if (ret)
