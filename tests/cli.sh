@@ -51,6 +51,11 @@ case $? in
 esac
 
 # no tracepoint samples at all
+"$PERF2DAT" -q "$DATA/no-tracepoints.data" -o none.dat 2> err && fail "no tracepoints accepted"
+grep -q 'no tracepoint samples to convert (58 other samples' err || fail "no tracepoints: $(cat err)"
+[ ! -e none.dat ] || fail "no tracepoints: output left"
+
+# an output directory that does not exist
 "$PERF2DAT" -q "$DATA/sample.data" -o "$tmp/nodir/x.dat" 2> err && fail "missing directory accepted"
 [ "$(wc -l < err)" -eq 1 ] || fail "missing directory: $(cat err)"
 

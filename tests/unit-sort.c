@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit tests of the reorder queue: per-CPU time order, perf's round rule
+ * (release up to the newest time of the previous round), stability for
+ * equal timestamps, late events, lost marks, and the memory cap.
+ */
+#include <stdlib.h>
+
+#include "p2d-local.h"
+#include "unit.h"
+
+#define MAX_OUT 200000
+
+struct out {
+	uint32_t	cpu;
+	uint64_t	ts;
+	uint64_t	len;
+	uint8_t		tag;
+	bool		lost;
+};
+
+static struct out outs[MAX_OUT];
+static int nout;
+
+static int collect(void *ctx, uint32_t cpu, uint64_t ts, const uint8_t *data, uint64_t len)
+{
+	if (nout >= MAX_OUT)
+		return -ENOSPC;
+	outs[nout].cpu = cpu;
+	outs[nout].ts = ts;
+	outs[nout].len = len;
+	outs[nout].lost = !data;
+	outs[nout].tag = data ? data[0] : 0;
+	nout++;
+	return 0;
+}
+
+static int add(struct p2d_sorter *s, uint32_t cpu, uint64_t ts, uint8_t tag)
+{
+	uint8_t ev[16] = { tag };
+
+	return p2d_sorter_add(s, cpu, ts, ev, sizeof(ev));
+}
+
+static void test_rounds(void)
+{
+	struct p2d_sorter *s = p2d_sorter_alloc(collect, NULL);
+
+	nout = 0;
+	add(s, 0, 10, 1);
+	add(s, 0, 20, 2);
+	CHECK_EQ(p2d_sorter_round(s), 0);
+	/* nothing is certain after the first round */
+	CHECK_EQ(nout, 0);
+	add(s, 1, 15, 3);
+	add(s, 0, 30, 4);
+	add(s, 1, 25, 5);
+	CHECK_EQ(p2d_sorter_round(s), 0);
+	/* up to 20, the newest time of the previous round */
+	CHECK_EQ(nout, 3);
+	CHECK(outs[0].cpu == 0 && outs[0].ts == 10 && outs[1].ts == 20);
+	CHECK(outs[2].cpu == 1 && outs[2].ts == 15);
+	CHECK_EQ(p2d_sorter_flush(s), 0);
+	CHECK_EQ(nout, 5);
+	CHECK(outs[3].cpu == 0 && outs[3].ts == 30);
+	CHECK(outs[4].cpu == 1 && outs[4].ts == 25);
+	p2d_sorter_free(s);
+}
+
+static void test_order(void)
+{
+	struct p2d_sorter *s = p2d_sorter_alloc(collect, NULL);
+
+	nout = 0;
+	add(s, 2, 50, 1);
+	add(s, 2, 40, 2);
+	add(s, 2, 45, 3);
+	add(s, 2, 45, 4);	/* same time: stays after the first 45 */
+	add(s, 2, 5, 5);
+	CHECK_EQ(p2d_sorter_flush(s), 0);
+	CHECK_EQ(nout, 5);
+	CHECK(outs[0].ts == 5 && outs[1].ts == 40 && outs[2].ts == 45 && outs[3].ts == 45 &&
+	      outs[4].ts == 50);
+	CHECK(outs[2].tag == 3 && outs[3].tag == 4);
+	p2d_sorter_free(s);
+}
+
+static void test_late_and_lost(void)
+{
+	struct p2d_sorter *s = p2d_sorter_alloc(collect, NULL);
+
+	nout = 0;
+	add(s, 0, 100, 1);
+	CHECK_EQ(p2d_sorter_flush(s), 0);
+	/* older than what was written: an event cannot go back, a loss can be shown */
+	add(s, 0, 90, 2);
+	CHECK_EQ(p2d_sorter_late(s), 1);
+	CHECK_EQ(p2d_sorter_add_lost(s, 0, 80, 7), 0);
+	add(s, 0, 110, 3);
+	CHECK_EQ(p2d_sorter_flush(s), 0);
+	CHECK_EQ(nout, 3);
+	CHECK(outs[1].lost && outs[1].len == 7 && outs[1].ts == 100);
+	CHECK(!outs[2].lost && outs[2].ts == 110);
+	/* a bad CPU */
+	CHECK_EQ(add(s, P2D_MAX_CPUS, 1, 0), -ERANGE);
+	p2d_sorter_free(s);
+}
+
+static uint64_t cap_count, cap_last[2];
+static bool cap_ordered = true;
+
+static int check_order(void *ctx, uint32_t cpu, uint64_t ts, const uint8_t *data, uint64_t len)
+{
+	if (cap_count++ && ts < cap_last[cpu])
+		cap_ordered = false;
+	cap_last[cpu] = ts;
+	return 0;
+}
+
+static void test_cap(void)
+{
+	struct p2d_sorter *s = p2d_sorter_alloc(check_order, NULL);
+	uint64_t i, n = (P2D_QUEUE_CAP / 16) * 3 / 2;
+	uint8_t ev[16] = { 0 };
+	int bad = 0;
+
+	for (i = 0; i < n; i++)
+		bad += p2d_sorter_add(s, (uint32_t)(i % 2), i, ev, sizeof(ev)) != 0;
+	CHECK_EQ(bad, 0);
+	/* without rounds, the queue releases events once it holds the cap */
+	CHECK(cap_count > 0 && cap_count < n);
+	CHECK_EQ(p2d_sorter_flush(s), 0);
+	CHECK_EQ(cap_count, n);
+	CHECK(cap_ordered);
+	CHECK_EQ(p2d_sorter_late(s), 0);
+	p2d_sorter_free(s);
+}
+
+int main(void)
+{
+	test_rounds();
+	test_order();
+	test_late_and_lost();
+	test_cap();
+	return unit_done("unit-sort");
+}
