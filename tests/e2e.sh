@@ -15,12 +15,13 @@
 #   lost_check=yes      dropped-event markers must add up to perf's lost count
 #   prepare=CMD         make the file to convert, "$in", from "$src" (perf
 #                       still reads "$src": for inputs perf cannot read)
+#   perf_input=FILE     what perf script reads instead (in tests/data)
 #   report_args=...     extra trace-cmd report options
 #   date_check=yes      without --nodate, report shows perf script's wall-clock
 #                       time (-F tod) of the first event, to the microsecond
 set -u
 input= stdin=no convert_args= perf_args= compare_args= lost_check=no prepare= report_args=
-date_check=no
+date_check=no perf_input=
 . "$1"
 name=$(basename "$1" .e2e)
 
@@ -44,6 +45,7 @@ if [ -n "$prepare" ]; then
 	eval "$prepare" > "$tmp/prepare.log" 2>&1 || fail "preparing the input: $(cat "$tmp/prepare.log")"
 fi
 fields="-F trace:comm,tid,cpu,time,event,trace --ns"
+[ -z "$perf_input" ] || src="$DATA/$perf_input"
 
 if [ "$stdin" = yes ]; then
 	"$PERF2DAT" -q $convert_args -i - -o "$tmp/out.dat" < "$in"
