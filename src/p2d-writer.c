@@ -249,6 +249,29 @@ static int fix_long_size(struct p2d_conv *cv, int fd)
 	return 0;
 }
 
+/*
+ * libtracecmd before 1.5 keeps each CPU's data size in an int: past 2 GiB
+ * it fails ("did not match size"). Say so before writing anything.
+ */
+static int check_cpu_sizes(struct p2d_conv *cv)
+{
+#ifndef HAVE_TRACECMD_LARGE_CPU_DATA
+	uint32_t i;
+
+	for (i = 0; i < cv->cpus.nr; i++) {
+		const struct p2d_cpu *c = cv->cpus.cpu[i];
+
+		if (c && c->bytes > INT32_MAX)
+			return p2d_error(cv, P2D_NO_OFFSET, -EFBIG,
+					 "CPU %u has %.1f GiB of events; libtracecmd %s cannot"
+					 " write more than 2 GiB for one CPU: convert a part at a"
+					 " time (--time, --cpu, --event)", i,
+					 c->bytes / 1073741824.0, TRACECMD_MODVERSION);
+	}
+#endif
+	return 0;
+}
+
 /**
  * p2d_write_trace - write the trace.dat through libtracecmd
  * @cv: conversion, with its private directory and per-CPU pages complete
@@ -263,6 +286,9 @@ int p2d_write_trace(struct p2d_conv *cv, int out_fd)
 	char **paths = NULL;
 	int empty_fd, dup_fd, ret;
 
+	ret = check_cpu_sizes(cv);
+	if (ret)
+		return ret;
 	empty_fd = p2d_tmpfile(cv->data_dir);
 	if (empty_fd < 0)
 		return p2d_error(cv, P2D_NO_OFFSET, empty_fd, "cannot create a temporary file in %s",

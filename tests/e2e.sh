@@ -16,12 +16,13 @@
 #   prepare=CMD         make the file to convert, "$in", from "$src" (perf
 #                       still reads "$src": for inputs perf cannot read)
 #   perf_input=FILE     what perf script reads instead (in tests/data)
+#   clock=NAME          the trace clock trace-cmd dump must show (default perf)
 #   report_args=...     extra trace-cmd report options
 #   date_check=yes      without --nodate, report shows perf script's wall-clock
 #                       time (-F tod) of the first event, to the microsecond
 set -u
 input= stdin=no convert_args= perf_args= compare_args= lost_check=no prepare= report_args=
-date_check=no perf_input=
+date_check=no perf_input= clock=perf
 . "$1"
 name=$(basename "$1" .e2e)
 
@@ -95,5 +96,7 @@ got=$("$TRACE_CMD" report --cpus "$tmp/out.dat" 2>/dev/null | sed -n 's/^ *\([0-
 "$TRACE_CMD" dump --summary "$tmp/out.dat" > "$tmp/summary" 2>&1 ||
 	fail "trace-cmd dump --summary failed"
 grep -qi 'flyrecord' "$tmp/summary" || fail "trace-cmd dump --summary shows no CPU data"
+grep -q "\"$clock\" clock\|^[[:space:]]*\[$clock\]" "$tmp/summary" ||
+	fail "trace-cmd dump --summary does not show the $clock clock"
 echo "PASS: $name: CPUs $got"
 exit 0
