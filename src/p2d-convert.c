@@ -96,6 +96,10 @@ static int sorter_add(struct p2d_conv *cv, const struct p2d_event *ev, const uin
  */
 int p2d_sink_event(struct p2d_conv *cv, const struct p2d_event *ev)
 {
+	int ret = p2d_select_event(cv, ev);
+
+	if (ret <= 0)
+		return ret;
 	if (!cv->tracing)
 		return p2d_error(cv, ev->off, -EBADMSG,
 				 "tracepoint sample before the tracing data (event formats)");
@@ -147,7 +151,7 @@ static int sorter_add(struct p2d_conv *cv, const struct p2d_event *ev, const uin
 int p2d_sink_lost(struct p2d_conv *cv, uint32_t cpu, uint64_t ts, uint64_t count)
 {
 	cv->sum->lost += count;
-	if (cpu >= P2D_MAX_CPUS || !count)
+	if (cpu >= P2D_MAX_CPUS || !count || !p2d_select_lost(cv, cpu, ts))
 		return 0;
 	return p2d_sorter_add_lost(cv->sorter, cpu, ts, count);
 }
@@ -375,6 +379,8 @@ int p2d_convert(const struct p2d_options *opts, struct p2d_summary *sum)
 	cv.in = &in;
 	ret = check_options(&cv);
 	if (!ret)
+		ret = p2d_select_init(&cv);
+	if (!ret)
 		ret = open_input(&cv, &in);
 	if (!ret && opts->output)
 		ret = p2d_out_open(&cv, &out, opts->output, opts->force);
@@ -392,6 +398,7 @@ out:
 	if (ret && !cv.err_set)
 		p2d_error(&cv, P2D_NO_OFFSET, ret, "%s", strerror(-ret));
 	p2d_tracedir_remove(&cv);
+	p2d_select_release(&cv, ret);
 	p2d_cpuset_release(&cv.cpus);
 	p2d_sorter_free(cv.sorter);
 	p2d_tasks_free(cv.tasks);

@@ -466,6 +466,7 @@ struct p2d_meta {
  * @swap_payload: payloads are in the other byte order (converted to ours)
  * @scratch: a payload being swapped
  * @swap_warned: warned about an event that cannot be swapped
+ * @select: the selection (p2d-select.c)
  */
 struct p2d_conv {
 	const struct p2d_options	*opts;
@@ -486,6 +487,7 @@ struct p2d_conv {
 	bool				swap_payload;
 	uint8_t				*scratch;
 	bool				swap_warned;
+	struct p2d_select		*select;
 };
 
 #define P2D_NO_OFFSET	UINT64_MAX	/* p2d_error() about no particular input offset */
@@ -518,6 +520,14 @@ struct p2d_event {
 	uint32_t	len;
 	uint64_t	off;
 };
+
+/* Selection of events (p2d-select.c), called by the sink */
+struct p2d_select;
+
+int p2d_select_init(struct p2d_conv *cv) __hidden;
+int p2d_select_event(struct p2d_conv *cv, const struct p2d_event *ev) __hidden;
+bool p2d_select_lost(struct p2d_conv *cv, uint32_t cpu, uint64_t ts) __hidden;
+void p2d_select_release(struct p2d_conv *cv, int ret) __hidden;
 
 /* What an import handler calls while it reads */
 int p2d_sink_tracing(struct p2d_conv *cv, uint8_t *blob, size_t len, uint64_t off) __hidden;

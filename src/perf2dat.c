@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "p2d-cli.h"
 #include "perf2dat.h"
 
 #define PROG "perf2dat"
@@ -18,18 +19,23 @@ static const char usage_text[] =
 	"Convert the tracepoint samples of a perf.data recording (perf record -e\n"
 	"SYSTEM:EVENT) to a trace.dat that trace-cmd report and KernelShark read.\n"
 	"\n"
+	"Input and output:\n"
 	"  -i, --input FILE         perf.data to read (\"-\" for standard input)\n"
 	"  -o, --output FILE        trace.dat to write (default: trace.dat)\n"
 	"  -f, --force              replace OUTPUT if it exists\n"
 	"      --file-version N     trace.dat version: 6 or 7 (default: 7)\n"
 	"      --compression ALGO   none, zstd or any (version 7; default: none)\n"
 	"      --kallsyms FILE      embed this /proc/kallsyms copy (perf.data has none)\n"
-	"  -q, --quiet              print nothing but errors\n"
+	"\n"
+	"Selection (all given must hold):\n"
+	P2D_CLI_SELECT_HELP
+	"\n"
+	"  -q, --quiet              print nothing but errors (no summary, no progress)\n"
 	"  -v, --verbose            print more details\n"
 	"  -h, --help               show this help\n"
 	"  -V, --version            show the version\n";
 
-enum { OPT_FILE_VERSION = 256, OPT_COMPRESSION, OPT_KALLSYMS };
+enum { OPT_FILE_VERSION = P2D_OPT_FIRST_FREE, OPT_COMPRESSION, OPT_KALLSYMS };
 
 static const struct option long_opts[] = {
 	{ "input",		required_argument,	NULL, 'i' },
@@ -42,15 +48,9 @@ static const struct option long_opts[] = {
 	{ "verbose",		no_argument,		NULL, 'v' },
 	{ "help",		no_argument,		NULL, 'h' },
 	{ "version",		no_argument,		NULL, 'V' },
+	P2D_CLI_SELECT_OPTIONS,
 	{ NULL, 0, NULL, 0 }
 };
-
-static void log_stderr(void *ctx, enum p2d_log_level level, const char *msg)
-{
-	static const char *const prefix[] = { "error", "warning", "info", "debug" };
-
-	fprintf(stderr, PROG ": %s: %s\n", prefix[level], msg);
-}
 
 static void __attribute__((noreturn)) usage_error(const char *what, const char *arg)
 {
@@ -58,12 +58,17 @@ static void __attribute__((noreturn)) usage_error(const char *what, const char *
 	exit(2);
 }
 
-static void parse_args(int argc, char **argv, struct p2d_options *o, bool *quiet)
+static void parse_args(int argc, char **argv, struct p2d_options *o, struct p2d_cli *cli)
 {
 	char *end;
-	int c;
+	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "i:o:fqvhV", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:o:fqvhVe:C:", long_opts, NULL)) != -1) {
+		ret = p2d_cli_select_option(cli, o, c, optarg);
+		if (ret < 0)
+			usage_error("out of memory", "");
+		if (ret)
+			continue;
 		switch (c) {
 		case 'i':
 			o->input = optarg;
@@ -86,7 +91,7 @@ static void parse_args(int argc, char **argv, struct p2d_options *o, bool *quiet
 			o->kallsyms = optarg;
 			break;
 		case 'q':
-			*quiet = true;
+			cli->quiet = true;
 			o->log_level = P2D_LOG_ERROR;
 			break;
 		case 'v':
@@ -111,33 +116,19 @@ static void parse_args(int argc, char **argv, struct p2d_options *o, bool *quiet
 		usage_error("no input file (perf2dat perf.data -o trace.dat)", "");
 }
 
-static void print_summary(const struct p2d_options *o, const struct p2d_summary *s)
-{
-	printf(PROG ": %llu events, %d CPUs, %llu lost, %u tasks -> %s (%.1f MiB)\n",
-	       (unsigned long long)s->events, s->cpus, (unsigned long long)s->lost, s->tasks,
-	       o->output, s->output_bytes / 1048576.0);
-	if (s->dropped)
-		printf(PROG ": %llu tracepoint samples could not be converted (see warnings)\n",
-		       (unsigned long long)s->dropped);
-}
-
 int main(int argc, char **argv)
 {
 	struct p2d_summary sum;
 	struct p2d_options o;
-	bool quiet = false;
+	struct p2d_cli cli;
 	int ret;
 
 	p2d_options_init(&o);
-	o.log = log_stderr;
-	parse_args(argc, argv, &o, &quiet);
-	ret = p2d_convert(&o, &sum);
-	if (ret) {
-		fprintf(stderr, PROG ": %s: %s\n", strcmp(o.input, "-") ? o.input : "<stdin>",
-			sum.error[0] ? sum.error : strerror(-ret));
-		return 1;
-	}
-	if (!quiet)
-		print_summary(&o, &sum);
-	return 0;
+	p2d_cli_init(&cli, PROG, &o);
+	parse_args(argc, argv, &o, &cli);
+	ret = p2d_cli_convert(&cli, &o, &sum);
+	if (!ret && !cli.quiet)
+		p2d_cli_summary(&cli, &o, &sum);
+	p2d_cli_release(&cli);
+	return ret ? 1 : 0;
 }

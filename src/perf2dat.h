@@ -62,6 +62,18 @@ typedef void (*p2d_progress_fn)(void *ctx, uint64_t done, uint64_t total, uint64
  * @log_level: most verbose level passed to @log
  * @progress: optional progress callback
  * @progress_ctx: passed to @progress
+ * @events: keep only these events: "SYSTEM:EVENT", "EVENT" or "SYSTEM", with
+ *	shell wildcards (sched:sched_switch, sched:*, 'irq*'); NULL: all. A
+ *	pattern that matches no event format of the recording is an error.
+ * @nr_events: count of @events
+ * @cpus: keep only the events of these CPUs, perf's list syntax ("0,2-3")
+ * @time: keep only the events in these time windows, perf script's --time
+ *	syntax: "START,STOP" in seconds with either end open ("1234.5," or
+ *	",1235"), several windows separated by blanks, or percentages of the
+ *	recording ("10%", "0%-10%,30%-40%", "10%/2": the second tenth), which
+ *	need the first and last sample times a file-mode perf.data stores
+ * @pids: keep only the events of these processes (thread group ids), "1,5-9"
+ * @tids: keep only the events of these threads, "1,5-9"
  */
 struct p2d_options {
 	const char		*input;
@@ -77,6 +89,12 @@ struct p2d_options {
 	enum p2d_log_level	log_level;
 	p2d_progress_fn		progress;
 	void			*progress_ctx;
+	const char *const	*events;
+	unsigned int		nr_events;
+	const char		*cpus;
+	const char		*time;
+	const char		*pids;
+	const char		*tids;
 };
 
 /**
@@ -92,6 +110,9 @@ struct p2d_options {
  * @input_bytes: bytes of perf.data read
  * @output_bytes: size of the trace.dat written
  * @error: on failure, one line "offset 0x...: what is wrong" (may be empty)
+ * @filtered: tracepoint samples left out by the selection (&p2d_options
+ *	events, cpus, time, pids, tids)
+ * @data_bytes: ring-buffer data written, before any compression
  */
 struct p2d_summary {
 	uint64_t	events;
@@ -105,6 +126,8 @@ struct p2d_summary {
 	uint64_t	input_bytes;
 	uint64_t	output_bytes;
 	char		error[512];
+	uint64_t	filtered;
+	uint64_t	data_bytes;
 };
 
 /**

@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * What the perf2dat program and the trace-cmd front end share: the selection
+ * options, the progress bar on a terminal and the summary line.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+
+#include "p2d-cli.h"
+
+#define BAR_DELAY	1.0	/* seconds before a bar appears */
+#define BAR_PERIOD	0.2	/* seconds between redraws */
+#define BAR_WIDTH	24	/* characters of the bar itself */
+
+/**
+ * p2d_cli_init - prepare a program's conversion
+ * @cli: state to initialize
+ * @prog: program name for messages
+ * @o: options, already set to their defaults; gets the log sink
+ */
+void p2d_cli_init(struct p2d_cli *cli, const char *prog, struct p2d_options *o)
+{
+	memset(cli, 0, sizeof(*cli));
+	cli->prog = prog;
+	o->log = p2d_cli_log;
+	o->log_ctx = cli;
+}
+
+static int add_event(struct p2d_cli *cli, char *arg)
+{
+	const char **ev;
+	char *tok, *save = NULL;
+
+	for (tok = strtok_r(arg, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		ev = realloc(cli->events, (cli->nr_events + 1) * sizeof(*ev));
+		if (!ev)
+			return -ENOMEM;
+		ev[cli->nr_events++] = tok;
+		cli->events = ev;
+	}
+	return 0;
+}
+
+/**
+ * p2d_cli_select_option - handle a selection option
+ * @cli: state
+ * @o: options to fill
+ * @c: what getopt_long() returned
+ * @arg: its argument (an -e argument is split at commas, in place)
+ *
+ * Returns 1 when @c was a selection option, 0 when it is not one, or a
+ * negative errno.
+ */
+int p2d_cli_select_option(struct p2d_cli *cli, struct p2d_options *o, int c, char *arg)
+{
+	int ret;
+
+	switch (c) {
+	case 'e':
+		ret = add_event(cli, arg);
+		o->events = cli->events;
+		o->nr_events = cli->nr_events;
+		return ret ? ret : 1;
+	case 'C':
+		o->cpus = arg;
+		return 1;
+	case P2D_OPT_TIME:
+		o->time = arg;
+		return 1;
+	case P2D_OPT_PID:
+		o->pids = arg;
+		return 1;
+	case P2D_OPT_TID:
+		o->tids = arg;
+		return 1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Progress bar                                                             */
+
+static double elapsed(const struct p2d_cli *cli)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - cli->start.tv_sec) +
+	       (double)(now.tv_nsec - cli->start.tv_nsec) / 1e9;
+}
+
+static const char *size_str(char *buf, size_t len, double bytes)
+{
+	static const char *const unit[] = { "bytes", "KiB", "MiB", "GiB", "TiB" };
+	unsigned int u = 0;
+
+	while (bytes >= 1024 && u < 4) {
+		bytes /= 1024;
+		u++;
+	}
+	snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", bytes, unit[u]);
+	return buf;
+}
+
+static const char *count_str(char *buf, size_t len, uint64_t n)
+{
+	if (n < 100000)
+		snprintf(buf, len, "%llu", (unsigned long long)n);
+	else if (n < 100000000)
+		snprintf(buf, len, "%.1fk", (double)n / 1e3);
+	else
+		snprintf(buf, len, "%.1fM", (double)n / 1e6);
+	return buf;
+}
+
+static int term_width(void)
+{
+	struct winsize ws;
+
+	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) || ws.ws_col < 20)
+		return 80;
+	return ws.ws_col;
+}
+
+static void draw(struct p2d_cli *cli, uint64_t done, uint64_t total, uint64_t events,
+		 double secs)
+{
+	char line[512], bar[BAR_WIDTH + 1], a[32], b[32], r[32], e[32];
+	double rate = secs > 0 ? (double)done / secs : 0;
+	int n, width = term_width();
+
+	size_str(a, sizeof(a), (double)done);
+	size_str(r, sizeof(r), rate);
+	count_str(e, sizeof(e), events);
+	if (total && done <= total) {
+		double eta = rate > 0 ? (double)(total - done) / rate : 0;
+		int fill = (int)((double)BAR_WIDTH * (double)done / (double)total);
+
+		memset(bar, '#', (size_t)fill);
+		memset(bar + fill, '.', (size_t)(BAR_WIDTH - fill));
+		bar[BAR_WIDTH] = '\0';
+		n = snprintf(line, sizeof(line), "%s: [%s] %3d%%  %s of %s, %s events, %s/s,"
+			     " ETA %d:%02d", cli->prog, bar, (int)(100 * done / total), a,
+			     size_str(b, sizeof(b), (double)total), e, r, (int)eta / 60,
+			     (int)eta % 60);
+	} else {
+		n = snprintf(line, sizeof(line), "%s: %s read, %s events, %s/s", cli->prog,
+			     a, e, r);
+	}
+	if (n >= width)
+		line[width - 1] = '\0';
+	fprintf(stderr, "\r%s\033[K", line);
+	fflush(stderr);
+	cli->bar_shown = true;
+	cli->last_draw = secs;
+}
+
+/**
+ * p2d_cli_progress - the &p2d_progress_fn of the programs: a progress bar
+ * @ctx: the &struct p2d_cli
+ * @done: input bytes read
+ * @total: input size, 0 when unknown
+ * @events: events converted so far
+ *
+ * Draws on standard error, which must be a terminal, once the conversion
+ * has run for a second, and redraws a few times a second.
+ */
+void p2d_cli_progress(void *ctx, uint64_t done, uint64_t total, uint64_t events)
+{
+	struct p2d_cli *cli = ctx;
+	double secs = elapsed(cli);
+
+	if (!cli->bar || secs < BAR_DELAY)
+		return;
+	if (cli->bar_shown && secs - cli->last_draw < BAR_PERIOD)
+		return;
+	draw(cli, done, total, events, secs);
+}
+
+/**
+ * p2d_cli_bar_clear - remove the progress bar from the screen
+ * @cli: state
+ */
+void p2d_cli_bar_clear(struct p2d_cli *cli)
+{
+	if (!cli->bar_shown)
+		return;
+	fputs("\r\033[K", stderr);
+	fflush(stderr);
+	cli->bar_shown = false;
+}
+
+/**
+ * p2d_cli_log - the &p2d_log_fn of the programs
+ * @ctx: the &struct p2d_cli
+ * @level: severity
+ * @msg: the message
+ */
+void p2d_cli_log(void *ctx, enum p2d_log_level level, const char *msg)
+{
+	static const char *const prefix[] = { "error", "warning", "info", "debug" };
+	struct p2d_cli *cli = ctx;
+
+	p2d_cli_bar_clear(cli);
+	fprintf(stderr, "%s: %s: %s\n", cli->prog, prefix[level], msg);
+}
+
+/* ------------------------------------------------------------------------ */
+
+/**
+ * p2d_cli_convert - run a conversion, with a progress bar on a terminal
+ * @cli: state
+ * @o: what to convert
+ * @sum: filled by p2d_convert()
+ *
+ * On failure prints "PROG: INPUT: what is wrong" on standard error.
+ *
+ * Returns 0 or a negative errno.
+ */
+int p2d_cli_convert(struct p2d_cli *cli, struct p2d_options *o, struct p2d_summary *sum)
+{
+	int ret;
+
+	cli->bar = !cli->quiet && isatty(STDERR_FILENO);
+	if (cli->bar) {
+		o->progress = p2d_cli_progress;
+		o->progress_ctx = cli;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &cli->start);
+	ret = p2d_convert(o, sum);
+	p2d_cli_bar_clear(cli);
+	if (ret)
+		fprintf(stderr, "%s: %s: %s\n", cli->prog,
+			strcmp(o->input, "-") ? o->input : "<stdin>",
+			sum->error[0] ? sum->error : strerror(-ret));
+	return ret;
+}
+
+/**
+ * p2d_cli_summary - print the one-line summary of a conversion
+ * @cli: state
+ * @o: what was converted
+ * @s: what the conversion did
+ *
+ * "PROG: N events, N CPUs, N lost, N tasks -> OUTPUT (SIZE, N% of the input)",
+ * with the events left out by the selection and the compression ratio when
+ * there are some.
+ */
+void p2d_cli_summary(const struct p2d_cli *cli, const struct p2d_options *o,
+		     const struct p2d_summary *s)
+{
+	bool comp = o->compression && strcmp(o->compression, "none");
+	char size[32], sel[64] = "", ratio[64] = "", cratio[64] = "";
+
+	if (s->filtered)
+		snprintf(sel, sizeof(sel), " (%llu left out by the selection)",
+			 (unsigned long long)s->filtered);
+	if (s->input_bytes)
+		snprintf(ratio, sizeof(ratio), ", %.0f%% of the input",
+			 100.0 * (double)s->output_bytes / (double)s->input_bytes);
+	if (comp && s->output_bytes && s->data_bytes)
+		snprintf(cratio, sizeof(cratio), ", trace data compressed %.1f:1",
+			 (double)s->data_bytes / (double)s->output_bytes);
+	printf("%s: %llu events%s, %d CPUs, %llu lost, %u tasks -> %s (%s%s%s)\n", cli->prog,
+	       (unsigned long long)s->events, sel, s->cpus, (unsigned long long)s->lost,
+	       s->tasks, o->output, size_str(size, sizeof(size), (double)s->output_bytes),
+	       ratio, cratio);
+	if (s->dropped)
+		printf("%s: %llu tracepoint samples could not be converted (see warnings)\n",
+		       cli->prog, (unsigned long long)s->dropped);
+}
+
+/**
+ * p2d_cli_release - free what the state holds
+ * @cli: state
+ */
+void p2d_cli_release(struct p2d_cli *cli)
+{
+	free(cli->events);
+	cli->events = NULL;
+	cli->nr_events = 0;
+}

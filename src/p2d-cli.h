@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What the perf2dat program and the trace-cmd front end share: the selection
+ * options, the progress bar and the summary line (p2d-cli.c).
+ */
+#ifndef P2D_CLI_H
+#define P2D_CLI_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "perf2dat.h"
+
+/* Option codes of the selection options (short options are 'e' and 'C') */
+enum {
+	P2D_OPT_TIME = 1000,
+	P2D_OPT_PID,
+	P2D_OPT_TID,
+	P2D_OPT_FIRST_FREE,	/* the programs number their own options from here */
+};
+
+/* getopt_long() entries of the selection options */
+#define P2D_CLI_SELECT_OPTIONS						\
+	{ "event",	required_argument,	NULL, 'e' },		\
+	{ "cpu",	required_argument,	NULL, 'C' },		\
+	{ "time",	required_argument,	NULL, P2D_OPT_TIME },	\
+	{ "pid",	required_argument,	NULL, P2D_OPT_PID },	\
+	{ "tid",	required_argument,	NULL, P2D_OPT_TID }
+
+/* Their --help lines */
+#define P2D_CLI_SELECT_HELP						\
+	"  -e, --event SYSTEM:EVENT keep only these events; wildcards, also EVENT or\n" \
+	"                           SYSTEM alone; repeat or separate with commas\n" \
+	"  -C, --cpu LIST           keep only these CPUs (0,2-3)\n"	\
+	"      --time START,STOP    keep only this time window, as perf script --time:\n" \
+	"                           seconds (1234.5,1235.2; either end may be left\n" \
+	"                           out; several windows separated by blanks) or\n" \
+	"                           percentages (10%, 0%-10%,30%-40%, 10%/2)\n" \
+	"      --pid LIST           keep only these processes (thread group ids)\n" \
+	"      --tid LIST           keep only these threads\n"
+
+/**
+ * struct p2d_cli - state of a program's conversion
+ * @prog: program name for messages
+ * @events: the -e patterns (@opts->events points here)
+ * @nr_events: count of @events
+ * @quiet: no summary, no progress
+ * @bar: the progress bar may be drawn (standard error is a terminal)
+ * @bar_shown: a bar is on the screen
+ * @start: when the conversion started
+ * @last_draw: seconds after @start of the last drawing
+ */
+struct p2d_cli {
+	const char	*prog;
+	const char	**events;
+	unsigned int	nr_events;
+	bool		quiet;
+	bool		bar;
+	bool		bar_shown;
+	struct timespec	start;
+	double		last_draw;
+};
+
+void p2d_cli_init(struct p2d_cli *cli, const char *prog, struct p2d_options *o);
+int p2d_cli_select_option(struct p2d_cli *cli, struct p2d_options *o, int c, char *arg);
+void p2d_cli_log(void *ctx, enum p2d_log_level level, const char *msg);
+void p2d_cli_progress(void *ctx, uint64_t done, uint64_t total, uint64_t events);
+void p2d_cli_bar_clear(struct p2d_cli *cli);
+int p2d_cli_convert(struct p2d_cli *cli, struct p2d_options *o, struct p2d_summary *sum);
+void p2d_cli_summary(const struct p2d_cli *cli, const struct p2d_options *o,
+		     const struct p2d_summary *sum);
+void p2d_cli_release(struct p2d_cli *cli);
+
+#endif /* P2D_CLI_H */

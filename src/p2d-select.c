@@ -1,0 +1,580 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Selection: which tracepoint samples a conversion keeps.
+ *
+ * The caller's strings (&struct p2d_options events, cpus, time, pids, tids)
+ * are checked when the conversion starts, so a typo fails before any input
+ * is read. What needs the recording (the event formats, the first and last
+ * sample times for percentages, the CPU count) is resolved at the first
+ * event. The time syntax and its semantics are those of perf script --time.
+ */
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <event-parse.h>
+
+#include "p2d-local.h"
+
+#define NR_EVENT_IDS	65536		/* common_type is a u16 */
+#define PROGRESS_EVERY	256		/* events between progress reports */
+#define MAX_RANGES	1024		/* list items and time ranges */
+
+/** struct id_range - an inclusive range of ids (CPUs, pids, tids) */
+struct id_range {
+	uint32_t	lo;
+	uint32_t	hi;
+};
+
+/** struct id_list - a parsed list such as "0,2-3" */
+struct id_list {
+	struct id_range	*r;
+	unsigned int	nr;
+};
+
+/**
+ * struct time_range - one perf script --time window
+ * @start: first ns kept; 0 when open
+ * @end: last ns kept; 0 when open
+ * @start_pct: fraction of the recording, for percentages (resolved later)
+ * @end_pct: fraction of the recording, for percentages
+ */
+struct time_range {
+	uint64_t	start;
+	uint64_t	end;
+	double		start_pct;
+	double		end_pct;
+};
+
+/**
+ * struct p2d_select - the selection of one conversion
+ * @active: something is selected (otherwise every event is kept)
+ * @resolved: the parts that need the recording are resolved
+ * @ids: bitmap of the selected event ids, NULL when -e was not given
+ * @cpus: the --cpu list
+ * @pids: the --pid list
+ * @tids: the --tid list
+ * @times: the --time windows
+ * @nr_times: count of @times
+ * @percent: @times are percentages of the recording, not resolved yet
+ * @tick: events seen, for progress reports
+ */
+struct p2d_select {
+	bool			active;
+	bool			resolved;
+	uint8_t			*ids;
+	struct id_list		cpus;
+	struct id_list		pids;
+	struct id_list		tids;
+	struct time_range	*times;
+	unsigned int		nr_times;
+	bool			percent;
+	uint32_t		tick;
+};
+
+/* ------------------------------------------------------------------------ */
+/* Lists: "N", "N-M", comma separated                                       */
+
+static int parse_u32(const char *s, const char *end, uint32_t *v)
+{
+	uint64_t n = 0;
+
+	if (s == end)
+		return -EINVAL;
+	for (; s < end; s++) {
+		if (*s < '0' || *s > '9')
+			return -EINVAL;
+		n = n * 10 + (uint64_t)(*s - '0');
+		if (n > UINT32_MAX)
+			return -ERANGE;
+	}
+	*v = (uint32_t)n;
+	return 0;
+}
+
+static int parse_item(const char *s, const char *end, struct id_range *r)
+{
+	const char *dash = memchr(s, '-', (size_t)(end - s));
+
+	if (!dash) {
+		if (parse_u32(s, end, &r->lo))
+			return -EINVAL;
+		r->hi = r->lo;
+		return 0;
+	}
+	if (parse_u32(s, dash, &r->lo) || parse_u32(dash + 1, end, &r->hi))
+		return -EINVAL;
+	return r->hi < r->lo ? -ERANGE : 0;
+}
+
+static int parse_list(struct p2d_conv *cv, const char *opt, const char *str,
+		      struct id_list *l)
+{
+	const char *s = str, *end;
+	size_t n = 1;
+
+	for (end = str; *end; end++)
+		n += *end == ',';
+	if (n > MAX_RANGES)
+		return p2d_error(cv, P2D_NO_OFFSET, -E2BIG, "%s %s: more than %d items",
+				 opt, str, MAX_RANGES);
+	l->r = calloc(n, sizeof(*l->r));
+	if (!l->r)
+		return -ENOMEM;
+	for (;;) {
+		end = strchrnul(s, ',');
+		if (parse_item(s, end, &l->r[l->nr]))
+			return p2d_error(cv, P2D_NO_OFFSET, -EINVAL,
+					 "%s %s: '%.*s' is not a number or a range N-M",
+					 opt, str, (int)(end - s), s);
+		l->nr++;
+		if (!*end)
+			return 0;
+		s = end + 1;
+	}
+}
+
+static bool in_list(const struct id_list *l, uint32_t v)
+{
+	unsigned int i;
+
+	for (i = 0; i < l->nr; i++) {
+		if (v >= l->r[i].lo && v <= l->r[i].hi)
+			return true;
+	}
+	return false;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Times: perf script --time                                                */
+
+/* "SEC[.FRACTION]" with at most 9 fraction digits, or empty (open end: 0) */
+static int parse_ns(const char *s, const char *end, uint64_t *ns)
+{
+	const char *dot = memchr(s, '.', (size_t)(end - s));
+	uint64_t sec = 0, frac = 0;
+	int digits = 0;
+
+	*ns = 0;
+	if (s == end)
+		return 0;
+	for (; s < (dot ? dot : end); s++) {
+		if (*s < '0' || *s > '9' || sec > UINT64_MAX / 10000000000ull)
+			return -EINVAL;
+		sec = sec * 10 + (uint64_t)(*s - '0');
+	}
+	if (dot) {
+		for (s = dot + 1; s < end; s++, digits++) {
+			if (*s < '0' || *s > '9' || digits == 9)
+				return -EINVAL;
+			frac = frac * 10 + (uint64_t)(*s - '0');
+		}
+		for (; digits < 9; digits++)
+			frac *= 10;
+	}
+	*ns = sec * 1000000000ull + frac;
+	return 0;
+}
+
+static int time_error(struct p2d_conv *cv, const char *what)
+{
+	return p2d_error(cv, P2D_NO_OFFSET, -EINVAL, "--time %s: %s (START,STOP in seconds,"
+			 " e.g. 1234.5,1235 or 1234.5, or percentages: 10%%, 0%%-10%%,30%%-40%%,"
+			 " 10%%/2)", cv->opts->time, what);
+}
+
+/* "START,STOP START,STOP ...": windows separated by blanks, in order */
+static int parse_time_windows(struct p2d_conv *cv, struct p2d_select *sel, const char *str)
+{
+	const char *s = str, *comma, *end;
+	struct time_range *t;
+
+	for (;;) {
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (!*s)
+			break;
+		if (sel->nr_times == MAX_RANGES)
+			return time_error(cv, "too many windows");
+		comma = s + strcspn(s, ", \t");
+		if (*comma != ',')
+			return time_error(cv, "a window needs a comma");
+		end = comma + 1;
+		while (*end == ' ' || *end == '\t')
+			end++;
+		end += strcspn(end, ", \t");
+		if (*end == ',')
+			return time_error(cv, "windows are separated by blanks");
+		t = &sel->times[sel->nr_times];
+		if (parse_ns(s, comma, &t->start) ||
+		    parse_ns(comma + 1 + strspn(comma + 1, " \t"), end, &t->end))
+			return time_error(cv, "not a time in seconds");
+		if (t->end && t->end < t->start)
+			return time_error(cv, "a window ends before it starts");
+		if (sel->nr_times && t[-1].end >= t->start)
+			return time_error(cv, "windows overlap or are out of order");
+		sel->nr_times++;
+		s = end;
+	}
+	return sel->nr_times ? 0 : time_error(cv, "no window");
+}
+
+/* "P%" at [s, end): the fraction P/100 */
+static int parse_pct(const char *s, const char *end, double *pct)
+{
+	char buf[64], *e;
+
+	if (end - s < 2 || end[-1] != '%' || (size_t)(end - s) >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, s, (size_t)(end - s - 1));
+	buf[end - s - 1] = '\0';
+	*pct = strtod(buf, &e);
+	if (e == buf || *e)
+		return -EINVAL;
+	*pct /= 100.0;
+	return 0;
+}
+
+/* "P%/N": the Nth slice of P%; "A%-B%": from A% to B%; "P%": the first P% */
+static int parse_pct_window(const char *s, const char *end, char form, struct time_range *t)
+{
+	const char *sep = form ? memchr(s, form, (size_t)(end - s)) : NULL;
+	double pct;
+	char *e;
+	long n;
+
+	if (form && !sep)
+		return -EINVAL;
+	if (form == '-') {
+		if (parse_pct(s, sep, &t->start_pct) || parse_pct(sep + 1, end, &t->end_pct))
+			return -EINVAL;
+		return 0;
+	}
+	if (parse_pct(s, form ? sep : end, &pct) || pct <= 0.0)
+		return -EINVAL;
+	n = 1;
+	if (form) {
+		n = strtol(sep + 1, &e, 10);
+		if (e == sep + 1 || e != end)
+			return -EINVAL;
+	}
+	t->start_pct = pct * (double)(n - 1);
+	t->end_pct = pct * (double)n;
+	return 0;
+}
+
+static int parse_percentages(struct p2d_conv *cv, struct p2d_select *sel, const char *str)
+{
+	char form = strchr(str, '/') ? '/' : strchr(str, '-') ? '-' : 0;
+	const char *s = str, *end;
+	struct time_range *t;
+
+	sel->percent = true;
+	for (;;) {
+		end = strchrnul(s, form ? ',' : '\0');
+		if (sel->nr_times == MAX_RANGES)
+			return time_error(cv, "too many windows");
+		t = &sel->times[sel->nr_times++];
+		if (parse_pct_window(s, end, form, t))
+			return time_error(cv, "not a percentage window");
+		if (t->start_pct < 0.0 || t->start_pct > 1.0 || t->end_pct < 0.0 ||
+		    t->end_pct > 1.0)
+			return time_error(cv, "a percentage beyond 0%-100%");
+		if (!*end)
+			return 0;
+		s = end + 1;
+	}
+}
+
+static int parse_time(struct p2d_conv *cv, struct p2d_select *sel, const char *str)
+{
+	sel->times = calloc(MAX_RANGES, sizeof(*sel->times));
+	if (!sel->times)
+		return -ENOMEM;
+	if (strchr(str, '%'))
+		return parse_percentages(cv, sel, str);
+	return parse_time_windows(cv, sel, str);
+}
+
+static uint64_t round_u64(double x)
+{
+	uint64_t t = (uint64_t)x;
+
+	return x - (double)t >= 0.5 ? t + 1 : t;
+}
+
+/*
+ * Percentages are of [first, last], the sample times perf saved in the file
+ * header (file mode only). Returns false when the recording has none.
+ */
+static bool resolve_percentages(struct p2d_conv *cv, struct p2d_select *sel)
+{
+	uint64_t first = cv->meta.sample_time_first, last = cv->meta.sample_time_last;
+	unsigned int i;
+
+	if (!cv->meta.has_sample_time || (!first && !last) || last < first)
+		return false;
+	for (i = 0; i < sel->nr_times; i++) {
+		struct time_range *t = &sel->times[i];
+
+		t->start = first + round_u64(t->start_pct * (double)(last - first));
+		t->end = first + round_u64(t->end_pct * (double)(last - first));
+		if (t->end > t->start && t->end != last)
+			t->end--;
+	}
+	sel->percent = false;
+	return true;
+}
+
+/* perf script's rule: one window may be open at either end; several are inclusive */
+static bool in_time(const struct p2d_select *sel, uint64_t ts)
+{
+	const struct time_range *t = sel->times;
+	unsigned int i;
+
+	if (!sel->nr_times || !ts)
+		return true;
+	if (sel->nr_times == 1)
+		return !((t->start && ts < t->start) || (t->end && ts > t->end));
+	for (i = 0; i < sel->nr_times; i++, t++) {
+		if (ts >= t->start && (ts <= t->end || !t->end))
+			return true;
+	}
+	return false;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Events: SYSTEM:EVENT, EVENT or SYSTEM, with shell wildcards              */
+
+static bool event_matches(const char *pattern, const struct tep_event *ev)
+{
+	const char *colon = strchr(pattern, ':');
+	char sys[256];
+
+	if (!colon)
+		return !fnmatch(pattern, ev->system, 0) || !fnmatch(pattern, ev->name, 0);
+	if ((size_t)(colon - pattern) >= sizeof(sys))
+		return false;
+	memcpy(sys, pattern, (size_t)(colon - pattern));
+	sys[colon - pattern] = '\0';
+	return !fnmatch(sys, ev->system, 0) && !fnmatch(colon + 1, ev->name, 0);
+}
+
+static int no_such_event(struct p2d_conv *cv, struct tep_handle *tep, const char *pattern)
+{
+	char list[300] = "";
+	size_t len = 0;
+	int i, n = tep_get_events_count(tep);
+
+	for (i = 0; i < n && len < sizeof(list) - 1; i++) {
+		struct tep_event *ev = tep_get_event(tep, i);
+
+		if (!strcmp(ev->system, "ftrace"))
+			continue;
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s:%s",
+					len ? ", " : "", ev->system, ev->name);
+	}
+	if (len >= sizeof(list) - 1)
+		strcpy(list + sizeof(list) - 5, "...");
+	return p2d_error(cv, P2D_NO_OFFSET, -ENOENT, "-e %s: no such event in the recording"
+			 " (it has %s)", pattern, len ? list : "no tracepoint formats");
+}
+
+static int resolve_events(struct p2d_conv *cv, struct p2d_select *sel)
+{
+	const struct p2d_options *o = cv->opts;
+	struct tep_handle *tep = cv->tracing->tep;
+	int i, n = tep_get_events_count(tep);
+	unsigned int p;
+
+	sel->ids = calloc(NR_EVENT_IDS / 8, 1);
+	if (!sel->ids)
+		return -ENOMEM;
+	for (p = 0; p < o->nr_events; p++) {
+		bool found = false;
+
+		for (i = 0; i < n; i++) {
+			struct tep_event *ev = tep_get_event(tep, i);
+
+			if (ev->id < 0 || ev->id >= NR_EVENT_IDS || !event_matches(o->events[p], ev))
+				continue;
+			sel->ids[ev->id / 8] |= (uint8_t)(1u << (ev->id % 8));
+			found = true;
+		}
+		if (!found)
+			return no_such_event(cv, tep, o->events[p]);
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+
+static int resolve_cpus(struct p2d_conv *cv, struct p2d_select *sel)
+{
+	uint32_t nr = cv->meta.nr_cpus_avail;
+	unsigned int i;
+
+	for (i = 0; nr && i < sel->cpus.nr; i++) {
+		if (sel->cpus.r[i].hi >= nr)
+			return p2d_error(cv, P2D_NO_OFFSET, -ERANGE, "--cpu %s: the recording"
+					 " has CPUs 0-%u", cv->opts->cpus, nr - 1);
+	}
+	return 0;
+}
+
+/* What needs the recording: resolved at the first tracepoint event */
+static int resolve(struct p2d_conv *cv, struct p2d_select *sel, const struct p2d_event *ev)
+{
+	int ret = 0;
+
+	sel->resolved = true;
+	if (cv->opts->nr_events)
+		ret = resolve_events(cv, sel);
+	if (!ret && sel->percent && !resolve_percentages(cv, sel))
+		ret = p2d_error(cv, P2D_NO_OFFSET, -ENODATA, "--time %s: percentages need the"
+				" first and last sample times of the perf.data header, and this"
+				" recording has none (pipe mode): give START,STOP in seconds"
+				" instead", cv->opts->time);
+	if (!ret && sel->cpus.nr)
+		ret = resolve_cpus(cv, sel);
+	if (!ret && (sel->pids.nr || sel->tids.nr) && !ev->has_pid)
+		ret = p2d_error(cv, P2D_NO_OFFSET, -ENOTSUP, "--pid/--tid: the samples of"
+				" this recording carry no pid (PERF_SAMPLE_TID)");
+	return ret;
+}
+
+/**
+ * p2d_select_init - check the selection options of a conversion
+ * @cv: conversion; @cv->opts holds the strings
+ *
+ * Allocates @cv->select (freed by p2d_select_release()). Messages name the
+ * command-line options of perf2dat (-e, --cpu, --time, --pid, --tid).
+ *
+ * Returns 0 or a negative errno (message recorded).
+ */
+int p2d_select_init(struct p2d_conv *cv)
+{
+	const struct p2d_options *o = cv->opts;
+	struct p2d_select *sel;
+	unsigned int i;
+	int ret = 0;
+
+	sel = calloc(1, sizeof(*sel));
+	if (!sel)
+		return -ENOMEM;
+	cv->select = sel;
+	for (i = 0; i < o->nr_events; i++) {
+		if (!o->events[i] || !*o->events[i])
+			return p2d_error(cv, P2D_NO_OFFSET, -EINVAL, "-e: empty event name");
+	}
+	if (o->cpus)
+		ret = parse_list(cv, "--cpu", o->cpus, &sel->cpus);
+	if (!ret && o->pids)
+		ret = parse_list(cv, "--pid", o->pids, &sel->pids);
+	if (!ret && o->tids)
+		ret = parse_list(cv, "--tid", o->tids, &sel->tids);
+	if (!ret && o->time)
+		ret = parse_time(cv, sel, o->time);
+	sel->active = o->nr_events || o->cpus || o->pids || o->tids || o->time;
+	return ret;
+}
+
+/**
+ * p2d_select_event - is this tracepoint event selected?
+ * @cv: conversion
+ * @ev: the event, as the import handler delivers it
+ *
+ * Events left out are counted in &p2d_summary.filtered. Also reports
+ * progress now and then. An event that arrives before the formats is
+ * passed on (the sink reports that).
+ *
+ * Returns 1 to keep the event, 0 to leave it out, or a negative errno
+ * (message recorded).
+ */
+int p2d_select_event(struct p2d_conv *cv, const struct p2d_event *ev)
+{
+	struct p2d_select *sel = cv->select;
+	bool swap;
+	int ret;
+
+	if (!sel)
+		return 1;
+	if (!(++sel->tick % PROGRESS_EVERY))
+		p2d_sink_progress(cv);
+	if (!sel->active || !cv->tracing)
+		return 1;
+	if (!sel->resolved) {
+		ret = resolve(cv, sel, ev);
+		if (ret)
+			return ret;
+	}
+	swap = cv->tracing->big_endian != p2d_host_big_endian();
+	if ((sel->ids && ev->len >= 2 &&
+	     !(sel->ids[p2d_get16(ev->raw, swap) / 8] & (1u << (p2d_get16(ev->raw, swap) % 8)))) ||
+	    (sel->cpus.nr && !in_list(&sel->cpus, ev->cpu)) ||
+	    (sel->pids.nr && !in_list(&sel->pids, ev->pid)) ||
+	    (sel->tids.nr && !in_list(&sel->tids, ev->tid)) ||
+	    !in_time(sel, ev->ts)) {
+		cv->sum->filtered++;
+		return 0;
+	}
+	return 1;
+}
+
+/**
+ * p2d_select_lost - place a loss of events in the output?
+ * @cv: conversion
+ * @cpu: CPU the events were lost on
+ * @ts: when (UINT64_MAX: at the end of the recording)
+ *
+ * Losses are placed on the selected CPUs within the selected time; the
+ * other selections cannot tell whose events were lost, so they do not
+ * apply. Every loss is counted in &p2d_summary.lost either way.
+ *
+ * Returns true to place the loss.
+ */
+bool p2d_select_lost(struct p2d_conv *cv, uint32_t cpu, uint64_t ts)
+{
+	struct p2d_select *sel = cv->select;
+
+	if (!sel || !sel->active)
+		return true;
+	if (sel->cpus.nr && !in_list(&sel->cpus, cpu))
+		return false;
+	if (sel->percent && !resolve_percentages(cv, sel))
+		return true;	/* the first event reports it */
+	return in_time(sel, ts);
+}
+
+/**
+ * p2d_select_release - end of a conversion: summary and cleanup
+ * @cv: conversion
+ * @ret: its result so far
+ *
+ * Fills &p2d_summary.data_bytes (the ring-buffer data, before any
+ * compression), explains a lack of events caused by the selection, and frees
+ * @cv->select. Call it before the CPU data is released.
+ */
+void p2d_select_release(struct p2d_conv *cv, int ret)
+{
+	struct p2d_select *sel = cv->select;
+	uint32_t i;
+
+	for (i = 0; !ret && i < cv->cpus.nr; i++) {
+		if (cv->cpus.cpu[i])
+			cv->sum->data_bytes += cv->cpus.cpu[i]->bytes;
+	}
+	if (ret == -ENODATA && !cv->sum->events && cv->sum->filtered)
+		snprintf(cv->sum->error, sizeof(cv->sum->error), "no events left after the"
+			 " selection (%llu tracepoint samples left out)",
+			 (unsigned long long)cv->sum->filtered);
+	if (!sel)
+		return;
+	free(sel->ids);
+	free(sel->cpus.r);
+	free(sel->pids.r);
+	free(sel->tids.r);
+	free(sel->times);
+	free(sel);
+	cv->select = NULL;
+}
