@@ -326,8 +326,6 @@ static int convert(struct p2d_conv *cv, struct p2d_input *in, struct p2d_out *ou
 	if (!ret)
 		ret = finish_events(cv);
 	if (!ret)
-		ret = p2d_tracedir_create(cv);
-	if (!ret)
 		ret = p2d_write_trace(cv, out_fd);
 	if (!ret && o->output)
 		ret = p2d_out_commit(cv, out, o->force);

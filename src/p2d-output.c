@@ -31,10 +31,15 @@ int p2d_out_open(struct p2d_conv *cv, struct p2d_out *o, const char *path, bool 
 	memset(o, 0, sizeof(*o));
 	o->fd = -1;
 	o->final = path;
+	if (!strcmp(path, "-"))
+		return p2d_error(cv, P2D_NO_OFFSET, -ESPIPE,
+				 "a trace.dat cannot go to standard output: libtracecmd seeks"
+				 " back into the file it writes (give a file name)");
 	if (lstat(path, &st) == 0) {
 		if (!S_ISREG(st.st_mode))
 			return p2d_error(cv, P2D_NO_OFFSET, -EINVAL,
-					 "output %s exists and is not a regular file", path);
+					 "output %s exists and is not a regular file (a trace.dat"
+					 " must be written to a seekable file)", path);
 		if (!force)
 			return p2d_error(cv, P2D_NO_OFFSET, -EEXIST,
 					 "output %s exists (use --force to replace it)", path);

@@ -14,6 +14,8 @@
  */
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <linux/capability.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -189,8 +191,8 @@ static const char *compression_of(const struct p2d_options *opts)
 	return opts->compression;
 }
 
-static int run_writer(struct p2d_conv *cv, struct tracecmd_output *h, int nr_cpus,
-		      char **paths)
+/* Everything but the pages: what the writer reads from the private directory */
+static int write_headers(struct p2d_conv *cv, struct tracecmd_output *h, int nr_cpus)
 {
 	const struct p2d_options *opts = cv->opts;
 	const char *comp = compression_of(opts);
@@ -223,6 +225,13 @@ static int run_writer(struct p2d_conv *cv, struct tracecmd_output *h, int nr_cpu
 		return p2d_error(cv, P2D_NO_OFFSET, -EIO, "libtracecmd: writing task names failed");
 	if (tracecmd_write_cpus(h, nr_cpus) || tracecmd_write_options(h))
 		return p2d_error(cv, P2D_NO_OFFSET, -EIO, "libtracecmd: writing options failed");
+	return 0;
+}
+
+/* The pages: nothing is read from the private directory any more */
+static int write_data(struct p2d_conv *cv, struct tracecmd_output *h, int nr_cpus,
+		      char **paths)
+{
 	if (tracecmd_write_cpu_data(h, nr_cpus, paths, NULL))
 		return p2d_error(cv, P2D_NO_OFFSET, errno == ENOSPC ? -ENOSPC : -EIO,
 				 "libtracecmd: writing the CPU data failed%s",
@@ -272,6 +281,35 @@ static int check_cpu_sizes(struct p2d_conv *cv)
 	return 0;
 }
 
+/*
+ * The private directory has names, unlike every other temporary file: keep
+ * termination signals pending while it exists (only while the headers are
+ * written), so an interrupted conversion leaves nothing behind.
+ */
+static const int held_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
+
+static int make_tracedir(struct p2d_conv *cv, sigset_t *old)
+{
+	sigset_t set;
+	size_t i;
+
+	sigemptyset(&set);
+	for (i = 0; i < sizeof(held_signals) / sizeof(held_signals[0]); i++)
+		sigaddset(&set, held_signals[i]);
+	pthread_sigmask(SIG_BLOCK, &set, old);
+	cv->signals_held = true;
+	return p2d_tracedir_create(cv);
+}
+
+static int remove_tracedir(struct p2d_conv *cv, const sigset_t *old)
+{
+	p2d_tracedir_remove(cv);
+	if (cv->signals_held)
+		pthread_sigmask(SIG_SETMASK, old, NULL);
+	cv->signals_held = false;
+	return 0;
+}
+
 /**
  * p2d_write_trace - write the trace.dat through libtracecmd
  * @cv: conversion, with its private directory and per-CPU pages complete
@@ -283,6 +321,7 @@ int p2d_write_trace(struct p2d_conv *cv, int out_fd)
 {
 	struct tracecmd_output *h = NULL;
 	int nr_cpus = output_cpus(cv);
+	sigset_t old_mask;
 	char **paths = NULL;
 	int empty_fd, dup_fd, ret;
 
@@ -300,6 +339,9 @@ int p2d_write_trace(struct p2d_conv *cv, int out_fd)
 	}
 	if (cv->opts->log_level < P2D_LOG_DEBUG)
 		tracecmd_set_loglevel(TEP_LOG_NONE);
+	ret = make_tracedir(cv, &old_mask);
+	if (ret)
+		goto out;
 	/* from here on libtracefs sees only our directory */
 	tracefs_set_tracing_dir(cv->tmpdir);
 	dup_fd = fcntl(out_fd, F_DUPFD_CLOEXEC, 0);
@@ -313,11 +355,16 @@ int p2d_write_trace(struct p2d_conv *cv, int out_fd)
 		ret = p2d_error(cv, P2D_NO_OFFSET, -EIO, "libtracecmd: cannot create the output");
 		goto out;
 	}
-	ret = run_writer(cv, h, nr_cpus, paths);
+	ret = write_headers(cv, h, nr_cpus);
+	if (!ret)
+		ret = remove_tracedir(cv, &old_mask);
+	if (!ret)
+		ret = write_data(cv, h, nr_cpus, paths);
 	tracecmd_output_close(h);
 	if (!ret)
 		ret = fix_long_size(cv, out_fd);
 out:
+	remove_tracedir(cv, &old_mask);
 	tracefs_set_tracing_dir(NULL);
 	tracecmd_set_loglevel(TEP_LOG_CRITICAL);
 	free_paths(paths, nr_cpus);
