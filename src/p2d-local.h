@@ -467,6 +467,7 @@ struct p2d_meta {
  * @scratch: a payload being swapped
  * @swap_warned: warned about an event that cannot be swapped
  * @select: the selection (p2d-select.c)
+ * @signals_held: termination signals are blocked while @tmpdir exists
  */
 struct p2d_conv {
 	const struct p2d_options	*opts;
@@ -488,6 +489,7 @@ struct p2d_conv {
 	uint8_t				*scratch;
 	bool				swap_warned;
 	struct p2d_select		*select;
+	bool				signals_held;
 };
 
 #define P2D_NO_OFFSET	UINT64_MAX	/* p2d_error() about no particular input offset */
