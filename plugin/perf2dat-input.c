@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * KernelShark input plugin: open perf.data recordings.
+ *
+ * The recording is converted by libperf2dat into a private temporary
+ * trace.dat, which is then handed to libkshark's own trace.dat reader, so
+ * the stream behaves exactly like a trace.dat opened directly (task plots,
+ * the sched_events and missed_events plugins, filters, buffers).
+ *
+ * The conversion runs in a child process: a fault in the parser costs that
+ * process, not KernelShark. The temporary file has no name (O_TMPFILE, or a
+ * name unlinked at once), so it disappears with the last descriptor, when
+ * the stream is closed or KernelShark exits, however it exits.
+ *
+ * This runs on KernelShark's loader thread: no Qt calls; errors are one
+ * line on stderr and a negative return, which KernelShark reports as a file
+ * that "contains no data".
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "libkshark.h"
+#include "libkshark-plugin.h"
+#include "libkshark-tepdata.h"
+#include "perf2dat.h"
+
+#define KS_P2D_EXPORT	__attribute__((visibility("default")))
+
+/* At most KS_DATA_FORMAT_SIZE - 1 characters, and not "tep data". */
+#define KS_P2D_FORMAT	"perf.data"
+
+/* The trace.dat format name libkshark gives its own streams. */
+#define KS_P2D_TEP	"tep data"
+
+static void report(const char *file, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "kernelshark perf2dat: %s: %s\n", file, msg);
+}
+
+static bool file_is_perf_data(const char *path)
+{
+	unsigned char magic[8];
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	do {
+		n = read(fd, magic, sizeof(magic));
+	} while (n < 0 && errno == EINTR);
+	close(fd);
+	return n == (ssize_t)sizeof(magic) && p2d_is_perf_data(magic, sizeof(magic));
+}
+
+/**
+ * kshark_input_check - is @file a perf recording this plugin can open?
+ * @file: path given to KernelShark
+ *
+ * Recognises perf.data by content: a file starting with the "PERFILE2"
+ * magic in either byte order, or a `perf record --threads` directory whose
+ * "data" file does.
+ *
+ * Returns true when @file is a perf recording.
+ */
+KS_P2D_EXPORT bool KSHARK_INPUT_CHECK(const char *file)
+{
+	char data[PATH_MAX];
+	struct stat st;
+
+	if (!file || stat(file, &st) < 0)
+		return false;
+	if (S_ISREG(st.st_mode))
+		return file_is_perf_data(file);
+	if (!S_ISDIR(st.st_mode))
+		return false;
+	if (snprintf(data, sizeof(data), "%s/data", file) >= (int)sizeof(data))
+		return false;
+	return stat(data, &st) == 0 && S_ISREG(st.st_mode) && file_is_perf_data(data);
+}
+
+/**
+ * kshark_input_format - the data format name of this input
+ *
+ * Returns "perf.data". A stream only carries it while it is being opened:
+ * once converted it is a trace.dat stream of libkshark's own reader.
+ */
+KS_P2D_EXPORT const char *KSHARK_INPUT_FORMAT(void)
+{
+	return KS_P2D_FORMAT;
+}
+
+/*
+ * A private temporary file that never has a name: O_TMPFILE, reachable by
+ * path only through /proc/self/fd. Where that is unavailable, a named file
+ * unlinked right away (the /proc path still reopens it).
+ */
+static int tmp_open(char *path, size_t size)
+{
+	const char *dir = getenv("TMPDIR");
+	int fd;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		if (snprintf(path, size, "%s/kshark-perf2dat-XXXXXX", dir) >= (int)size)
+			return -ENAMETOOLONG;
+		fd = mkostemp(path, O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		unlink(path);
+	}
+	snprintf(path, size, "/proc/self/fd/%d", fd);
+	if (access(path, R_OK) < 0) {
+		close(fd);
+		return -ENOENT;
+	}
+	return fd;
+}
+
+/* In the child: convert @file into @fd; the exit status is an errno. */
+static int child_convert(const char *file, int fd)
+{
+	struct p2d_summary sum;
+	struct p2d_options o;
+	int ret;
+
+	p2d_options_init(&o);
+	o.input = file;
+	o.output = NULL;
+	o.output_fd = fd;
+	ret = p2d_convert(&o, &sum);
+	if (ret == 0)
+		return 0;
+	report(file, "%s", sum.error[0] ? sum.error : strerror(-ret));
+	return (-ret > 0 && -ret < 256) ? -ret : EIO;
+}
+
+/*
+ * Convert @file into @fd in a child process, so that a crash of the parser
+ * cannot take KernelShark down.
+ */
+static int convert(const char *file, int fd)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0) {
+		report(file, "fork: %s", strerror(errno));
+		return -errno;
+	}
+	if (pid == 0)
+		_exit(child_convert(file, fd));
+
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			report(file, "waitpid: %s", strerror(errno));
+			return -ECHILD;
+		}
+	}
+	if (WIFSIGNALED(status)) {
+		report(file, "conversion failed: killed by signal %d (%s)",
+		       WTERMSIG(status), strsignal(WTERMSIG(status)));
+		return -EFAULT;
+	}
+	if (!WIFEXITED(status))
+		return -EFAULT;
+	return -WEXITSTATUS(status);
+}
+
+/*
+ * Open the converted trace.dat at @path with libkshark's own reader, while
+ * the stream keeps the user's file name.
+ */
+static int open_as_tep(struct kshark_data_stream *stream, char *path)
+{
+	char *user_file = stream->file;
+	char *user_name = stream->name;
+	int ret;
+
+	stream->file = path;
+	ret = kshark_tep_init_input(stream);
+	stream->file = user_file;
+	if (ret < 0) {
+		report(user_file, "the converted trace.dat does not load (%s)", strerror(-ret));
+		return ret;
+	}
+	/* libkshark named the stream; from now on it is a trace.dat stream. */
+	if (stream->name != user_name)
+		free(user_name);
+	kshark_set_data_format(stream->data_format, KS_P2D_TEP);
+	return 0;
+}
+
+/**
+ * kshark_input_initializer - open a perf recording as a data stream
+ * @stream: the stream libkshark is opening; @stream->file is the user's path
+ *
+ * Converts the recording into a private temporary trace.dat in a child
+ * process, then initializes @stream with libkshark's trace.dat reader. On
+ * success the stream is relabelled "tep data": libkshark then treats and
+ * closes it as any trace.dat stream, and kshark_input_deinitializer() is
+ * never called for it. The temporary file has no name and goes away when
+ * the stream is closed.
+ *
+ * Returns 0 on success, or a negative errno (a one-line reason is printed
+ * on stderr).
+ */
+KS_P2D_EXPORT int KSHARK_INPUT_INITIALIZER(struct kshark_data_stream *stream)
+{
+	char path[PATH_MAX];
+	int fd, ret;
+
+	if (!stream || !stream->file)
+		return -EFAULT;
+
+	fd = tmp_open(path, sizeof(path));
+	if (fd < 0) {
+		report(stream->file, "temporary file: %s", strerror(-fd));
+		return fd;
+	}
+	ret = convert(stream->file, fd);
+	if (ret == 0)
+		ret = open_as_tep(stream, path);
+	close(fd);
+	return ret;
+}
+
+/**
+ * kshark_input_deinitializer - close a stream of this input
+ * @stream: the stream
+ *
+ * Nothing to do: a stream that opened is a trace.dat stream closed by
+ * libkshark itself, and one that failed holds nothing of ours.
+ *
+ * Returns 0.
+ */
+KS_P2D_EXPORT int KSHARK_INPUT_DEINITIALIZER(struct kshark_data_stream *stream)
+{
+	return 0;
+}

@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The KernelShark input plugin, headless: load plugin-perf2dat.so into a
+ * libkshark context, open perf.data recordings through kshark_open() (the
+ * call File -> Open makes) and compare every loaded entry, the CPUs and the
+ * task names with the trace.dat conversion of the same recording opened
+ * directly. Bad inputs must fail cleanly, and no temporary file may
+ * outlive its stream.
+ *
+ * Environment: KSHARK_PLUGIN (the built .so), PERF2DAT (the built
+ * converter), DATA (tests/data). Exits 77 when they are missing.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "libkshark.h"
+#include "libkshark-plugin.h"
+
+#include "unit.h"
+
+#define MAX_CPUS	64
+
+static const char *data_dir, *perf2dat, *tmp_dir;
+static struct kshark_dri *perf_input;
+
+/* What a stream holds, as KernelShark's models see it. */
+struct loaded {
+	int			sd;
+	struct kshark_entry	**rows;
+	ssize_t			n;
+	int			n_cpus;
+	uint64_t		per_cpu[MAX_CPUS];
+	int			cpus_seen;
+	ssize_t			missed;
+	ssize_t			n_tasks;
+	char			**tasks;	/* "pid comm", sorted */
+};
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void load_tasks(struct kshark_context *ctx, struct loaded *l)
+{
+	int *pids = NULL;
+	ssize_t i;
+
+	l->n_tasks = kshark_get_task_pids(ctx, l->sd, &pids);
+	CHECK(l->n_tasks > 0);
+	if (l->n_tasks <= 0)
+		return;
+	l->tasks = calloc(l->n_tasks, sizeof(*l->tasks));
+	CHECK(l->tasks != NULL);
+	for (i = 0; l->tasks && i < l->n_tasks; i++) {
+		char *comm = kshark_comm_from_pid(l->sd, pids[i]);
+
+		if (asprintf(&l->tasks[i], "%d %s", pids[i], comm ? comm : "(null)") < 0)
+			l->tasks[i] = NULL;
+		CHECK(l->tasks[i] != NULL);
+		free(comm);
+	}
+	free(pids);
+	if (l->tasks)
+		qsort(l->tasks, l->n_tasks, sizeof(*l->tasks), cmp_str);
+}
+
+/* Open @file through kshark_open() and load everything. */
+static int load(struct kshark_context *ctx, const char *file, struct loaded *l)
+{
+	struct kshark_data_stream *stream;
+	ssize_t i;
+
+	memset(l, 0, sizeof(*l));
+	l->sd = kshark_open(ctx, file);
+	if (l->sd < 0)
+		return l->sd;
+	stream = kshark_get_data_stream(ctx, l->sd);
+	CHECK(stream != NULL);
+	if (!stream)
+		return -EFAULT;
+	l->n_cpus = stream->n_cpus;
+	l->n = kshark_load_entries(ctx, l->sd, &l->rows);
+	CHECK(l->n > 0);
+	for (i = 0; i < l->n; i++) {
+		int cpu = l->rows[i]->cpu;
+
+		if (l->rows[i]->event_id == KS_EVENT_OVERFLOW)
+			l->missed++;
+		if (cpu >= 0 && cpu < MAX_CPUS && !l->per_cpu[cpu]++)
+			l->cpus_seen++;
+	}
+	load_tasks(ctx, l);
+	return 0;
+}
+
+static void unload(struct kshark_context *ctx, struct loaded *l)
+{
+	ssize_t i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->rows[i]);
+	free(l->rows);
+	for (i = 0; l->tasks && i < l->n_tasks; i++)
+		free(l->tasks[i]);
+	free(l->tasks);
+	if (l->sd >= 0)
+		CHECK_EQ(kshark_close(ctx, l->sd), 0);
+	memset(l, 0, sizeof(*l));
+}
+
+/* Descriptors of this process open on files in the temporary directory. */
+static int tmp_fds(void)
+{
+	char link[PATH_MAX], path[300];
+	struct dirent *d;
+	int count = 0;
+	ssize_t n;
+	DIR *dir;
+
+	dir = opendir("/proc/self/fd");
+	if (!dir)
+		return -1;
+	while ((d = readdir(dir))) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%s", d->d_name);
+		n = readlink(path, link, sizeof(link) - 1);
+		if (n <= 0)
+			continue;
+		link[n] = '\0';
+		if (!strncmp(link, tmp_dir, strlen(tmp_dir)) && strstr(link, "(deleted)"))
+			count++;
+	}
+	closedir(dir);
+	return count;
+}
+
+/* Names in the temporary directory that the plugin could have left. */
+static int tmp_leftovers(void)
+{
+	struct dirent *d;
+	int count = 0;
+	DIR *dir;
+
+	dir = opendir(tmp_dir);
+	if (!dir)
+		return -1;
+	while ((d = readdir(dir)))
+		if (strstr(d->d_name, "kshark"))
+			count++;
+	closedir(dir);
+	return count;
+}
+
+static int run_perf2dat(const char *in, const char *out)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		execl(perf2dat, "perf2dat", "-q", "-f", "-i", in, "-o", out, (char *)NULL);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void compare_entries(const struct loaded *a, const struct loaded *b)
+{
+	ssize_t i, diff = 0;
+
+	for (i = 0; i < a->n && i < b->n; i++) {
+		const struct kshark_entry *x = a->rows[i], *y = b->rows[i];
+		char *ex = kshark_get_event_name(x), *ey = kshark_get_event_name(y);
+
+		if (x->ts != y->ts || x->cpu != y->cpu || x->pid != y->pid ||
+		    x->event_id != y->event_id || !ex || !ey || strcmp(ex, ey)) {
+			if (!diff++)
+				fprintf(stderr, "entry %zd: ts %lld/%lld cpu %d/%d pid %d/%d %s/%s\n",
+					i, (long long)x->ts, (long long)y->ts, x->cpu, y->cpu,
+					x->pid, y->pid, ex, ey);
+		}
+		free(ex);
+		free(ey);
+	}
+	CHECK_EQ(diff, 0);
+}
+
+static void compare_tasks(const struct loaded *a, const struct loaded *b)
+{
+	ssize_t i;
+
+	CHECK_EQ(a->n_tasks, b->n_tasks);
+	for (i = 0; a->tasks && b->tasks && i < a->n_tasks && i < b->n_tasks; i++) {
+		if (!a->tasks[i] || !b->tasks[i] || strcmp(a->tasks[i], b->tasks[i])) {
+			CHECK(!"task lists differ");
+			fprintf(stderr, "task %zd: %s / %s\n", i, a->tasks[i], b->tasks[i]);
+			break;
+		}
+	}
+}
+
+static void print_summary(const char *name, const struct loaded *l)
+{
+	ssize_t i;
+	int cpu;
+
+	printf("%s: %zd entries, first ts %lld, last ts %lld, %d CPUs (", name, l->n,
+	       l->n ? (long long)l->rows[0]->ts : 0, l->n ? (long long)l->rows[l->n - 1]->ts : 0,
+	       l->n_cpus);
+	for (cpu = 0; cpu < MAX_CPUS; cpu++)
+		if (l->per_cpu[cpu])
+			printf(" cpu%d=%llu", cpu, (unsigned long long)l->per_cpu[cpu]);
+	printf(" ), %zd missed-events markers, %zd tasks:", l->missed, l->n_tasks);
+	for (i = 0; l->tasks && i < l->n_tasks; i++)
+		printf("%s%s", i ? ", " : " ", l->tasks[i]);
+	printf("\n");
+}
+
+/* Open DATA/@name through the plugin and through its trace.dat conversion. */
+static void test_recording(struct kshark_context *ctx, const char *name)
+{
+	char in[PATH_MAX], ref[PATH_MAX];
+	struct loaded via_plugin, direct;
+	struct kshark_data_stream *s;
+	int n_streams;
+
+	snprintf(in, sizeof(in), "%s/%s", data_dir, name);
+	snprintf(ref, sizeof(ref), "%s/%s.dat", tmp_dir, name);
+	CHECK_EQ(run_perf2dat(in, ref), 0);
+	CHECK(perf_input->check_data(in));
+	CHECK(!perf_input->check_data(ref));
+
+	n_streams = ctx->n_streams;
+	CHECK_EQ(load(ctx, ref, &direct), 0);
+	CHECK_EQ(load(ctx, in, &via_plugin), 0);
+	CHECK_EQ(ctx->n_streams, n_streams + 2);
+
+	s = kshark_get_data_stream(ctx, via_plugin.sd);
+	CHECK(s != NULL);
+	if (s) {
+		/* the user's file name, and libkshark's own trace.dat reader */
+		CHECK(s->file && !strcmp(s->file, in));
+		CHECK(!strcmp(s->data_format, "tep data"));
+		CHECK(s->name && !strcmp(s->name, kshark_get_data_stream(ctx, direct.sd)->name));
+	}
+	/* the converted file is open, nameless */
+	CHECK_EQ(tmp_fds(), 1);
+
+	print_summary(name, &via_plugin);
+	CHECK_EQ(via_plugin.n, direct.n);
+	CHECK_EQ(via_plugin.n_cpus, direct.n_cpus);
+	CHECK_EQ(via_plugin.cpus_seen, direct.cpus_seen);
+	CHECK_EQ(via_plugin.missed, direct.missed);
+	if (via_plugin.n && direct.n) {
+		CHECK_EQ(via_plugin.rows[0]->ts, direct.rows[0]->ts);
+		CHECK_EQ(via_plugin.rows[via_plugin.n - 1]->ts, direct.rows[direct.n - 1]->ts);
+	}
+	compare_entries(&via_plugin, &direct);
+	compare_tasks(&via_plugin, &direct);
+
+	unload(ctx, &via_plugin);
+	unload(ctx, &direct);
+	CHECK_EQ(ctx->n_streams, n_streams);
+	/* closing the stream released the temporary file */
+	CHECK_EQ(tmp_fds(), 0);
+	CHECK_EQ(tmp_leftovers(), 0);
+	unlink(ref);
+}
+
+static int write_file(const char *path, const void *buf, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, buf, len);
+	close(fd);
+	return n == (ssize_t)len ? 0 : -1;
+}
+
+/* @path must be recognised (or not, @perf) and must not open. */
+static void expect_failure(struct kshark_context *ctx, const char *path, bool perf)
+{
+	int n_streams = ctx->n_streams;
+	int sd;
+
+	CHECK_EQ(perf_input->check_data(path), perf);
+	sd = kshark_open(ctx, path);
+	printf("%s: kshark_open() = %d (%s)\n", path, sd, sd < 0 ? strerror(-sd) : "opened");
+	CHECK(sd < 0);
+	if (sd >= 0)
+		kshark_close(ctx, sd);
+	CHECK_EQ(ctx->n_streams, n_streams);
+	CHECK_EQ(tmp_fds(), 0);
+	CHECK_EQ(tmp_leftovers(), 0);
+}
+
+static void test_bad_inputs(struct kshark_context *ctx)
+{
+	char path[PATH_MAX], src[PATH_MAX];
+	unsigned char buf[4096];
+	size_t n;
+	FILE *f;
+
+	/* a perf.data magic followed by garbage */
+	memset(buf, 0xa5, sizeof(buf));
+	memcpy(buf, "PERFILE2", 8);
+	snprintf(path, sizeof(path), "%s/garbage.data", tmp_dir);
+	CHECK_EQ(write_file(path, buf, 200), 0);
+	expect_failure(ctx, path, true);
+
+	/* the same, of the other byte order */
+	memcpy(buf, "2ELIFREP", 8);
+	CHECK_EQ(write_file(path, buf, 200), 0);
+	expect_failure(ctx, path, true);
+
+	/* a real recording cut in its header */
+	snprintf(src, sizeof(src), "%s/sample.data", data_dir);
+	f = fopen(src, "rb");
+	CHECK(f != NULL);
+	n = f ? fread(buf, 1, sizeof(buf), f) : 0;
+	if (f)
+		fclose(f);
+	CHECK_EQ(n, sizeof(buf));
+	snprintf(path, sizeof(path), "%s/truncated.data", tmp_dir);
+	CHECK_EQ(write_file(path, buf, n), 0);
+	expect_failure(ctx, path, true);
+
+	/* not a recording: no input takes it */
+	snprintf(path, sizeof(path), "%s/README.md", data_dir);
+	expect_failure(ctx, path, false);
+	snprintf(path, sizeof(path), "%s/empty.data", tmp_dir);
+	CHECK_EQ(write_file(path, buf, 0), 0);
+	expect_failure(ctx, path, false);
+}
+
+/* A `perf record --threads` directory is recognised; it may not load yet. */
+static void test_directory(struct kshark_context *ctx)
+{
+	char path[PATH_MAX];
+	struct loaded l;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/threads.data", data_dir);
+	CHECK(perf_input->check_data(path));
+	ret = load(ctx, path, &l);
+	if (ret < 0) {
+		printf("%s: recognised, not loaded (%s)\n", path, strerror(-ret));
+	} else {
+		print_summary("threads.data", &l);
+		unload(ctx, &l);
+	}
+	CHECK_EQ(tmp_fds(), 0);
+	CHECK_EQ(tmp_leftovers(), 0);
+	/* a directory without a perf.data "data" file is not ours */
+	CHECK(!perf_input->check_data(data_dir));
+}
+
+static struct kshark_dri *register_plugin(struct kshark_context *ctx, const char *so)
+{
+	struct kshark_plugin_list *plugin;
+
+	plugin = kshark_register_plugin(ctx, "perf2dat", so);
+	CHECK(plugin != NULL);
+	if (!plugin)
+		return NULL;
+	CHECK(plugin->readout_interface != NULL);
+	CHECK(plugin->process_interface == NULL);
+	CHECK_EQ(ctx->n_inputs, 1);
+	if (plugin->readout_interface)
+		CHECK(!strcmp(plugin->readout_interface->data_format, "perf.data"));
+	return plugin->readout_interface;
+}
+
+int main(void)
+{
+	const char *so = getenv("KSHARK_PLUGIN");
+	struct kshark_context *ctx = NULL;
+	char tmpl[] = "/tmp/kshark-plugin-test-XXXXXX";
+	char rm[PATH_MAX + 16];
+	int ret;
+
+	data_dir = getenv("DATA");
+	perf2dat = getenv("PERF2DAT");
+	if (!so || !data_dir || !perf2dat || access(so, R_OK) || access(perf2dat, X_OK)) {
+		printf("SKIP: KSHARK_PLUGIN, PERF2DAT or DATA missing\n");
+		return 77;
+	}
+	tmp_dir = mkdtemp(tmpl);
+	if (!tmp_dir || setenv("TMPDIR", tmp_dir, 1)) {
+		perror("temporary directory");
+		return 1;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	CHECK(kshark_instance(&ctx));
+	if (ctx)
+		perf_input = register_plugin(ctx, so);
+	if (perf_input) {
+		test_recording(ctx, "sample.data");
+		test_recording(ctx, "lost.data");
+		test_bad_inputs(ctx);
+		test_directory(ctx);
+	}
+	if (ctx) {
+		kshark_close_all(ctx);
+		kshark_free(ctx);
+	}
+
+	snprintf(rm, sizeof(rm), "rm -rf '%s'", tmp_dir);
+	ret = system(rm);
+	CHECK_EQ(ret, 0);
+	return unit_done("kshark-plugin");
+}
