@@ -441,6 +441,7 @@ struct p2d_meta {
 	bool		has_clock_data;
 	uint64_t	clock_tod_ns;
 	uint64_t	clock_id_ns;
+	uint64_t	clock_res_ns;
 	bool		has_sample_time;
 	uint64_t	sample_time_first;
 	uint64_t	sample_time_last;

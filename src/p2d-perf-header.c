@@ -401,6 +401,14 @@ static int feat_clock_data(struct perf_reader *r, struct p2d_cursor *c)
 	return 0;
 }
 
+/* CLOCKID: u64 resolution of the recording's clock, in ns */
+static int feat_clockid(struct perf_reader *r, struct p2d_cursor *c)
+{
+	if (p2d_cur_u64(c, &r->cv->meta.clock_res_ns))
+		return p2d_error(r->cv, p2d_cur_off(c), -EBADMSG, "truncated clockid");
+	return 0;
+}
+
 /* SAMPLE_TIME: u64 first, u64 last sample time */
 static int feat_sample_time(struct perf_reader *r, struct p2d_cursor *c)
 {
@@ -427,6 +435,7 @@ static const struct feature_handler feature_handlers[] = {
 	[P2D_FEAT_CMDLINE]	= { feat_cmdline, 1 << 20 },
 	[P2D_FEAT_EVENT_DESC]	= { feat_event_desc, P2D_MAX_FEATURE },
 	[P2D_FEAT_SAMPLE_TIME]	= { feat_sample_time, 1 << 16 },
+	[P2D_FEAT_CLOCKID]	= { feat_clockid, 1 << 16 },
 	[P2D_FEAT_CLOCK_DATA]	= { feat_clock_data, 1 << 16 },
 };
 
