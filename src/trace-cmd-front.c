@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * A thin trace-cmd front end.
+ *
+ *   trace-cmd convert --from-perf [-i] perf.data [-o trace.dat] ...
+ *	converts a perf.data recording with libperf2dat;
+ *   trace-cmd report ... / trace-cmd dump ...
+ *	given a perf.data (recognised by its magic, not its name), convert it
+ *	to a private unlinked temporary file and run the real trace-cmd on
+ *	/proc/self/fd/N, every other argument unchanged;
+ *   anything else
+ *	runs the real trace-cmd with the same arguments, byte for byte.
+ *
+ * The real trace-cmd is the absolute path configure found (P2D_REAL_TRACE_CMD);
+ * the front end refuses to run itself in its place.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "p2d-cli.h"
+#include "perf2dat.h"
+
+#define PROG "trace-cmd"
+
+/* configure and make install look for this string to recognise a front end */
+static const char front_end_marker[] __attribute__((used)) = P2D_FRONT_END_MARKER;
+
+static const char convert_usage[] =
+	"usage: trace-cmd convert --from-perf [options] [-i] perf.data [-o trace.dat]\n"
+	"\n"
+	"Convert the tracepoint samples of a perf.data recording to a trace.dat\n"
+	"(perf2dat " PACKAGE_VERSION "; see trace-cmd-convert-perf(1)).\n"
+	"\n"
+	"  -i FILE                  perf.data to read (default: perf.data; \"-\": stdin)\n"
+	"  -o FILE                  trace.dat to write (default: trace.dat); also the\n"
+	"                           second file name when -i is given\n"
+	"  -f, --force              replace the output if it exists\n"
+	"      --file-version N     trace.dat version: 6 or 7 (default: 7)\n"
+	"      --compression ALGO   none, zstd or any (version 7; default: none)\n"
+	"      --kallsyms FILE      embed this /proc/kallsyms copy (perf.data has none)\n"
+	"\n"
+	"Selection (all given must hold):\n"
+	P2D_CLI_SELECT_HELP
+	"\n"
+	"  -q, --quiet              print nothing but errors (no summary, no progress)\n"
+	"  -v, --verbose            print more details\n"
+	"  -h, --help               show this help\n"
+	"\n"
+	"trace-cmd report and trace-cmd dump also read a perf.data directly. Every\n"
+	"other command is " P2D_REAL_TRACE_CMD "'s.\n";
+
+/* ------------------------------------------------------------------------ */
+/* The real trace-cmd                                                       */
+
+static void __attribute__((noreturn, format(printf, 1, 2))) die_front(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, PROG ": ");
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	exit(127);
+}
+
+/* Is @path this very program? By inode, then by realpath. */
+static bool is_self(const char *path)
+{
+	char *me, *it;
+	struct stat a, b;
+	bool same;
+
+	if (stat("/proc/self/exe", &a) == 0 && stat(path, &b) == 0)
+		return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+	me = realpath("/proc/self/exe", NULL);
+	it = realpath(path, NULL);
+	same = me && it && !strcmp(me, it);
+	free(me);
+	free(it);
+	return same;
+}
+
+static void __attribute__((noreturn)) exec_real(char **argv)
+{
+	if (is_self(P2D_REAL_TRACE_CMD))
+		die_front("%s is this front end itself, not the real trace-cmd: rebuild"
+			  " perf2dat with ./configure --with-trace-cmd=/path/to/trace-cmd",
+			  P2D_REAL_TRACE_CMD);
+	execv(P2D_REAL_TRACE_CMD, argv);
+	die_front("cannot run the real trace-cmd %s: %s", P2D_REAL_TRACE_CMD, strerror(errno));
+}
+
+/* ------------------------------------------------------------------------ */
+/* A perf.data given to report or dump                                      */
+
+static bool file_is_perf(const char *path)
+{
+	unsigned char magic[8];
+	bool perf = false;
+	struct stat st;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return false;
+	/* pread: nothing is consumed, and a pipe or terminal fails here */
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    pread(fd, magic, sizeof(magic), 0) == (ssize_t)sizeof(magic))
+		perf = p2d_is_perf_data(magic, sizeof(magic));
+	close(fd);
+	return perf;
+}
+
+/* A perf.data file, or a perf record --threads directory (its "data" file) */
+static bool is_perf(const char *path)
+{
+	struct stat st;
+	char *data;
+	bool perf;
+
+	if (stat(path, &st) || !S_ISDIR(st.st_mode))
+		return file_is_perf(path);
+	if (asprintf(&data, "%s/data", path) < 0)
+		return false;
+	perf = file_is_perf(data);
+	free(data);
+	return perf;
+}
+
+static int tmp_output(void)
+{
+	const char *dir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	char *name;
+	int fd;
+
+	fd = open(dir, O_TMPFILE | O_RDWR, 0600);
+	if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL))
+		return fd;
+	if (asprintf(&name, "%s/trace-cmd-perf.XXXXXX", dir) < 0)
+		return -1;
+	fd = mkstemp(name);
+	if (fd >= 0)
+		unlink(name);
+	free(name);
+	return fd;
+}
+
+/* Convert @input into an unlinked file; returns "/proc/self/fd/N" for trace-cmd */
+static char *convert_private(const char *input)
+{
+	struct p2d_summary sum;
+	struct p2d_options o;
+	struct p2d_cli cli;
+	char *path;
+	int fd, ret;
+
+	fd = tmp_output();
+	if (fd < 0)
+		die_front("cannot create a temporary file for %s: %s", input, strerror(errno));
+	p2d_options_init(&o);
+	p2d_cli_init(&cli, PROG, &o);
+	o.input = input;
+	o.output = NULL;
+	o.output_fd = fd;
+	ret = p2d_cli_convert(&cli, &o, &sum);
+	p2d_cli_release(&cli);
+	if (ret)
+		exit(1);
+	if (asprintf(&path, "/proc/self/fd/%d", fd) < 0)
+		die_front("out of memory");
+	return path;	/* fd stays open, without close-on-exec, for trace-cmd */
+}
+
+/* The options of trace-cmd 3.1's report and dump that take an argument */
+static const struct option report_long[] = {
+	{ "cpu", required_argument, NULL, 1 },		{ "cpus", no_argument, NULL, 1 },
+	{ "events", no_argument, NULL, 1 },		{ "event", required_argument, NULL, 1 },
+	{ "filter-test", no_argument, NULL, 1 },	{ "first-event", no_argument, NULL, 1 },
+	{ "kallsyms", required_argument, NULL, 1 },	{ "pid", required_argument, NULL, 1 },
+	{ "comm", required_argument, NULL, 1 },		{ "check-events", no_argument, NULL, 1 },
+	{ "nodate", no_argument, NULL, 1 },		{ "stat", no_argument, NULL, 1 },
+	{ "boundary", no_argument, NULL, 1 },		{ "debug", no_argument, NULL, 1 },
+	{ "last-event", no_argument, NULL, 1 },		{ "profile", no_argument, NULL, 1 },
+	{ "uname", no_argument, NULL, 1 },		{ "version", no_argument, NULL, 1 },
+	{ "by-comm", no_argument, NULL, 1 },		{ "ts-offset", required_argument, NULL, 1 },
+	{ "ts2secs", required_argument, NULL, 1 },	{ "ts-diff", no_argument, NULL, 1 },
+	{ "ts-check", no_argument, NULL, 1 },		{ "raw-ts", no_argument, NULL, 1 },
+	{ "align-ts", no_argument, NULL, 1 },		{ "verbose", optional_argument, NULL, 1 },
+	{ "help", no_argument, NULL, 1 },		{ NULL, 0, NULL, 0 }
+};
+
+static const struct option dump_long[] = {
+	{ "all", no_argument, NULL, 1 },		{ "summary", no_argument, NULL, 1 },
+	{ "head-page", no_argument, NULL, 1 },		{ "head-event", no_argument, NULL, 1 },
+	{ "ftrace-events", no_argument, NULL, 1 },	{ "systems", no_argument, NULL, 1 },
+	{ "events", no_argument, NULL, 1 },		{ "kallsyms", no_argument, NULL, 1 },
+	{ "printk", no_argument, NULL, 1 },		{ "cmd-lines", no_argument, NULL, 1 },
+	{ "options", no_argument, NULL, 1 },		{ "flyrecord", no_argument, NULL, 1 },
+	{ "clock", no_argument, NULL, 1 },		{ "strings", no_argument, NULL, 1 },
+	{ "sections", no_argument, NULL, 1 },		{ "validate", no_argument, NULL, 1 },
+	{ "help", no_argument, NULL, 1 },		{ "verbose", optional_argument, NULL, 1 },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* Replace the file name at @argv[@i] + @off by a converted copy, if a perf.data */
+static bool replace_input(char **argv, int i, size_t off)
+{
+	char *path, *arg;
+
+	if (!is_perf(argv[i] + off))
+		return false;
+	path = convert_private(argv[i] + off);
+	if (asprintf(&arg, "%.*s%s", (int)off, argv[i], path) < 0)
+		die_front("out of memory");
+	free(path);
+	argv[i] = arg;
+	return true;
+}
+
+/*
+ * trace-cmd report/dump: find the input files as trace-cmd does (-i FILE,
+ * -iFILE, the first argument after the options, or trace.dat) and replace
+ * those that are perf.data recordings. Returns the new argv, or NULL when
+ * nothing was replaced (then the original one is used, untouched).
+ */
+static char **report_args(int argc, char **argv, bool dump)
+{
+	char **nv = calloc((size_t)argc + 3, sizeof(*nv));
+	bool replaced = false, input = false;
+	int c, i;
+
+	if (!nv)
+		return NULL;
+	memcpy(nv, argv, (size_t)argc * sizeof(*nv));
+	opterr = 0;
+	optind = 0;
+	while ((c = getopt_long(argc - 1, nv + 1, dump ? "+hvai:" : "+hSIi:H:feGpRr:tPNn:LlEwF:V::vTqO:",
+				dump ? dump_long : report_long, NULL)) != -1) {
+		if (c != 'i' || !optarg)
+			continue;
+		input = true;
+		i = optind;	/* nv + 1 + optind - 1 holds optarg */
+		replaced |= replace_input(nv, i, (size_t)(optarg - nv[i]));
+	}
+	if (optind < argc - 1) {
+		input = true;
+		replaced |= replace_input(nv, optind + 1, 0);
+	}
+	if (!input && is_perf("trace.dat")) {
+		memmove(nv + 4, nv + 2, (size_t)(argc - 2) * sizeof(*nv));
+		nv[2] = "-i";
+		nv[3] = "trace.dat";
+		replaced |= replace_input(nv, 3, 0);
+	}
+	if (replaced)
+		return nv;
+	free(nv);
+	return NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* trace-cmd convert --from-perf                                            */
+
+enum {
+	OPT_FROM_PERF = P2D_OPT_FIRST_FREE,
+	OPT_FILE_VERSION,
+	OPT_COMPRESSION,
+	OPT_KALLSYMS,
+};
+
+static const struct option convert_long[] = {
+	{ "from-perf",		no_argument,		NULL, OPT_FROM_PERF },
+	{ "file-version",	required_argument,	NULL, OPT_FILE_VERSION },
+	{ "compression",	required_argument,	NULL, OPT_COMPRESSION },
+	{ "kallsyms",		required_argument,	NULL, OPT_KALLSYMS },
+	{ "force",		no_argument,		NULL, 'f' },
+	{ "quiet",		no_argument,		NULL, 'q' },
+	{ "verbose",		no_argument,		NULL, 'v' },
+	{ "help",		no_argument,		NULL, 'h' },
+	P2D_CLI_SELECT_OPTIONS,
+	{ NULL, 0, NULL, 0 }
+};
+
+static void __attribute__((noreturn)) usage_error(const char *what, const char *arg)
+{
+	fprintf(stderr, PROG " convert: %s%s\nTry 'trace-cmd convert --from-perf --help'"
+		" for more information.\n", what, arg);
+	exit(2);
+}
+
+static void convert_option(int c, struct p2d_options *o, struct p2d_cli *cli)
+{
+	char *end;
+
+	switch (c) {
+	case OPT_FROM_PERF:
+		break;
+	case 'i':
+		if (o->input)
+			usage_error("only one input file: ", optarg);
+		o->input = optarg;
+		break;
+	case 'o':
+		o->output = optarg;
+		break;
+	case 'f':
+		o->force = true;
+		break;
+	case OPT_FILE_VERSION:
+		o->file_version = (int)strtol(optarg, &end, 10);
+		if (*end || (o->file_version != 6 && o->file_version != 7))
+			usage_error("--file-version must be 6 or 7, not ", optarg);
+		break;
+	case OPT_COMPRESSION:
+		o->compression = optarg;
+		break;
+	case OPT_KALLSYMS:
+		o->kallsyms = optarg;
+		break;
+	case 'q':
+		cli->quiet = true;
+		o->log_level = P2D_LOG_ERROR;
+		break;
+	case 'v':
+		o->log_level = o->log_level < P2D_LOG_INFO ? P2D_LOG_INFO : P2D_LOG_DEBUG;
+		break;
+	case 'h':
+		fputs(convert_usage, stdout);
+		exit(0);
+	default:	/* getopt_long() said what is wrong */
+		fputs("Try 'trace-cmd convert --from-perf --help' for more information.\n",
+		      stderr);
+		exit(2);
+	}
+}
+
+static int convert_from_perf(int argc, char **argv)
+{
+	struct p2d_summary sum;
+	struct p2d_options o;
+	struct p2d_cli cli;
+	bool output_set;
+	int c, ret;
+
+	p2d_options_init(&o);
+	p2d_cli_init(&cli, PROG, &o);
+	o.input = NULL;
+	output_set = false;
+	opterr = 1;
+	optind = 0;
+	while ((c = getopt_long(argc - 1, argv + 1, "i:o:fqvhe:C:", convert_long, NULL)) != -1) {
+		ret = p2d_cli_select_option(&cli, &o, c, optarg);
+		if (ret < 0)
+			usage_error("out of memory", "");
+		if (!ret)
+			convert_option(c, &o, &cli);
+		output_set |= c == 'o';
+	}
+	/* positional: the input unless -i was given, then the output (as trace-cmd's) */
+	for (c = optind + 1; c < argc; c++) {
+		if (!o.input) {
+			o.input = argv[c];
+		} else if (!output_set) {
+			o.output = argv[c];
+			output_set = true;
+		} else {
+			usage_error("unexpected argument ", argv[c]);
+		}
+	}
+	if (!o.input)
+		o.input = "perf.data";
+	ret = p2d_cli_convert(&cli, &o, &sum);
+	if (!ret && !cli.quiet)
+		p2d_cli_summary(&cli, &o, &sum);
+	p2d_cli_release(&cli);
+	return ret ? 1 : 0;
+}
+
+static bool has_arg(int argc, char **argv, const char *arg)
+{
+	int i;
+
+	for (i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], arg))
+			return true;
+	}
+	return false;
+}
+
+int main(int argc, char **argv)
+{
+	char **nv = NULL;
+
+	(void)front_end_marker;
+	if (argc >= 2 && !strcmp(argv[1], "convert") && has_arg(argc, argv, "--from-perf"))
+		return convert_from_perf(argc, argv);
+	if (argc >= 2 && (!strcmp(argv[1], "report") || !strcmp(argv[1], "dump")))
+		nv = report_args(argc, argv, argv[1][0] == 'd');
+	exec_real(nv ? nv : argv);
+}
