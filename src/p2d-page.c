@@ -117,7 +117,9 @@ static int close_page(struct p2d_page_builder *pb, uint64_t missed)
 	p2d_put64(pb->page, pb->page_ts, pb->swap);
 	put_long(pb, pb->page + 8, commit);
 	ret = pb->flush(pb->ctx, pb->page, pb->page_size);
-	memset(pb->page, 0, pb->hdr_size + pb->used + pb->long_size);
+	/* a full page has no room left for a lost count: clear the page only */
+	memset(pb->page, 0, pb->hdr_size + pb->used + pb->long_size <= pb->page_size ?
+	       pb->hdr_size + pb->used + pb->long_size : pb->page_size);
 	pb->open = false;
 	pb->used = 0;
 	pb->pages++;
