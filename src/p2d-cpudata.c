@@ -42,6 +42,12 @@ int p2d_tmpfile(const char *dir)
 	return fd;
 }
 
+/* The write buffer holds at least one page */
+static size_t wbuf_size(uint32_t page_size)
+{
+	return page_size > WBUF_SIZE ? page_size : WBUF_SIZE;
+}
+
 static int write_out(struct p2d_cpu *c)
 {
 	int ret;
@@ -54,23 +60,20 @@ static int write_out(struct p2d_cpu *c)
 	return ret;
 }
 
+/*
+ * Pages are built in place in the write buffer: the builder's page is the
+ * next free page_size slot of c->wbuf, so a finished page is not copied.
+ */
 static int page_out(void *ctx, const uint8_t *page, size_t size)
 {
 	struct p2d_cpu *c = ctx;
-	int ret;
+	int ret = 0;
 
-	if (c->wlen + size > WBUF_SIZE) {
-		ret = write_out(c);
-		if (ret)
-			return ret;
-	}
-	if (size > WBUF_SIZE) {
-		c->bytes += size;
-		return p2d_write_all(c->fd, page, size);
-	}
-	memcpy(c->wbuf + c->wlen, page, size);
 	c->wlen += size;
-	return 0;
+	if (c->wlen + size > wbuf_size(c->pb.page_size))
+		ret = write_out(c);
+	c->pb.page = c->wbuf + c->wlen;
+	return ret;
 }
 
 static void free_cpu(struct p2d_cpu *c)
@@ -79,6 +82,7 @@ static void free_cpu(struct p2d_cpu *c)
 		return;
 	if (c->fd >= 0)
 		close(c->fd);
+	c->pb.page = NULL;	/* it points into wbuf */
 	p2d_pb_release(&c->pb);
 	free(c->wbuf);
 	free(c);
@@ -93,12 +97,14 @@ static struct p2d_cpu *new_cpu(struct p2d_conv *cv, int *err)
 	if (!c)
 		return NULL;
 	c->fd = -1;
-	c->wbuf = malloc(WBUF_SIZE);
+	c->wbuf = malloc(wbuf_size(cs->page_size));
 	if (!c->wbuf)
 		goto fail;
 	*err = p2d_pb_init(&c->pb, cs->page_size, cs->long_size, cs->big_endian, page_out, c);
 	if (*err)
 		goto fail;
+	free(c->pb.page);
+	c->pb.page = c->wbuf;
 	c->fd = p2d_tmpfile(cv->data_dir);
 	if (c->fd < 0) {
 		*err = p2d_error(cv, P2D_NO_OFFSET, c->fd, "cannot create a temporary file in %s: %s",

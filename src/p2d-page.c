@@ -102,28 +102,33 @@ uint32_t p2d_pb_max_event(const struct p2d_page_builder *pb)
 	return capacity(pb, true) - 8;
 }
 
+/*
+ * The page is complete: write its header, zero what follows the data (the
+ * only bytes not written since the page was opened) and hand it over. The
+ * page is not touched after the flush callback, which may point pb->page at
+ * another buffer for the next page (p2d-cpudata.c builds pages in place in
+ * its write buffers).
+ */
 static int close_page(struct p2d_page_builder *pb, uint64_t missed)
 {
 	uint64_t commit = pb->used;
-	int ret;
+	uint32_t end = pb->hdr_size + pb->used;
 
 	if (missed) {
 		commit |= COMMIT_MISSED;
-		if (pb->hdr_size + pb->used + pb->long_size <= pb->page_size) {
-			put_long(pb, pb->page + pb->hdr_size + pb->used, missed);
+		if (end + pb->long_size <= pb->page_size) {
+			put_long(pb, pb->page + end, missed);
+			end += pb->long_size;
 			commit |= COMMIT_MISSED_STORED;
 		}
 	}
 	p2d_put64(pb->page, pb->page_ts, pb->swap);
 	put_long(pb, pb->page + 8, commit);
-	ret = pb->flush(pb->ctx, pb->page, pb->page_size);
-	/* a full page has no room left for a lost count: clear the page only */
-	memset(pb->page, 0, pb->hdr_size + pb->used + pb->long_size <= pb->page_size ?
-	       pb->hdr_size + pb->used + pb->long_size : pb->page_size);
+	memset(pb->page + end, 0, pb->page_size - end);
 	pb->open = false;
 	pb->used = 0;
 	pb->pages++;
-	return ret;
+	return pb->flush(pb->ctx, pb->page, pb->page_size);
 }
 
 static void open_page(struct p2d_page_builder *pb, uint64_t ts)
@@ -132,6 +137,30 @@ static void open_page(struct p2d_page_builder *pb, uint64_t ts)
 	pb->page_ts = ts;
 	pb->last_ts = ts;
 	pb->used = 0;
+}
+
+/* Size in the page of an event of @len payload bytes: header word(s) + data */
+static inline uint32_t event_size(uint32_t len, uint32_t *len4)
+{
+	*len4 = len ? (len + 3) & ~3u : 4;
+	return (*len4 <= SMALL_DATA_MAX ? 4 : 8) + *len4;
+}
+
+/* Start a new page for an event of @need bytes, closing the current one */
+static int next_page(struct p2d_page_builder *pb, uint64_t ts, uint32_t size)
+{
+	int ret;
+
+	if (pb->open) {
+		ret = close_page(pb, pb->missed);
+		pb->missed = 0;
+		if (ret)
+			return ret;
+	}
+	if (size > capacity(pb, pb->missed != 0))
+		return -E2BIG;
+	open_page(pb, ts);
+	return 0;
 }
 
 /**
@@ -146,34 +175,25 @@ static void open_page(struct p2d_page_builder *pb, uint64_t ts)
  */
 int p2d_pb_add(struct p2d_page_builder *pb, uint64_t ts, const void *data, uint32_t len)
 {
-	uint32_t len4, size, need, cap;
-	uint64_t delta;
+	uint32_t len4, size, delta32 = 0;
+	uint64_t delta = 0;
 	uint8_t *p;
 	int ret;
 
 	if (len > pb->page_size)
 		return -E2BIG;
-	len4 = (len + 3) & ~3u;
-	if (!len4)
-		len4 = 4;
-	size = (len4 <= SMALL_DATA_MAX ? 4 : 8) + len4;
-	if (pb->open && ts < pb->last_ts)
-		return -EINVAL;
-
-	cap = capacity(pb, pb->missed != 0);
-	delta = pb->open ? ts - pb->last_ts : 0;
-	need = size + (delta > TS_MASK ? 8 : 0);
-	if (pb->open && (pb->used + need > cap || (delta >> TS_SHIFT) > UINT32_MAX)) {
-		ret = close_page(pb, pb->missed);
-		pb->missed = 0;
+	size = event_size(len, &len4);
+	if (pb->open) {
+		if (ts < pb->last_ts)
+			return -EINVAL;
+		delta = ts - pb->last_ts;
+	}
+	/* common case: the event and its delta fit the open page */
+	if (!pb->open || pb->used + size + (delta > TS_MASK ? 8 : 0) >
+			 capacity(pb, pb->missed != 0) || (delta >> TS_SHIFT) > UINT32_MAX) {
+		ret = next_page(pb, ts, size);
 		if (ret)
 			return ret;
-		cap = capacity(pb, false);
-	}
-	if (!pb->open) {
-		if (size > cap)
-			return -E2BIG;
-		open_page(pb, ts);
 		delta = 0;
 	}
 
@@ -184,17 +204,20 @@ int p2d_pb_add(struct p2d_page_builder *pb, uint64_t ts, const void *data, uint3
 		p += 8;
 		pb->used += 8;
 		pb->extends++;
-		delta = 0;
+	} else {
+		delta32 = (uint32_t)delta;
 	}
 	if (len4 <= SMALL_DATA_MAX) {
-		put_word(pb, p, len4 / 4, (uint32_t)delta);
+		put_word(pb, p, len4 / 4, delta32);
 		p += 4;
 	} else {
-		put_word(pb, p, 0, (uint32_t)delta);
+		put_word(pb, p, 0, delta32);
 		p2d_put32(p + 4, len4 + 4, pb->swap);
 		p += 8;
 	}
 	memcpy(p, data, len);
+	if (len4 != len)
+		memset(p + len, 0, len4 - len);
 	pb->used += size;
 	pb->last_ts = ts;
 	pb->events++;
