@@ -178,10 +178,10 @@ static int convert(const char *file, int fd)
 	if (WIFSIGNALED(status)) {
 		report(file, "conversion failed: killed by signal %d (%s)",
 		       WTERMSIG(status), strsignal(WTERMSIG(status)));
-		return -EFAULT;
+		return -EIO;
 	}
 	if (!WIFEXITED(status))
-		return -EFAULT;
+		return -EIO;
 	return -WEXITSTATUS(status);
 }
 

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -349,6 +350,33 @@ static void test_bad_inputs(struct kshark_context *ctx)
 	expect_failure(ctx, path, false);
 }
 
+/*
+ * A converter that dies of a signal must not take the host down: a file
+ * size limit kills the conversion child with SIGXFSZ while it writes.
+ */
+static void test_killed_converter(struct kshark_context *ctx)
+{
+	struct rlimit old_fsize, old_core;
+	struct rlimit small, none;
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/sample.data", data_dir);
+	if (getrlimit(RLIMIT_FSIZE, &old_fsize) || getrlimit(RLIMIT_CORE, &old_core)) {
+		CHECK(!"getrlimit");
+		return;
+	}
+	/* soft limits only: an unprivileged process cannot raise a hard one */
+	small.rlim_cur = 4096;
+	small.rlim_max = old_fsize.rlim_max;
+	none.rlim_cur = 0;
+	none.rlim_max = old_core.rlim_max;
+	CHECK_EQ(setrlimit(RLIMIT_CORE, &none), 0);
+	CHECK_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
+	expect_failure(ctx, path, true);
+	CHECK_EQ(setrlimit(RLIMIT_FSIZE, &old_fsize), 0);
+	CHECK_EQ(setrlimit(RLIMIT_CORE, &old_core), 0);
+}
+
 /* A `perf record --threads` directory is recognised; it may not load yet. */
 static void test_directory(struct kshark_context *ctx)
 {
@@ -415,6 +443,7 @@ int main(void)
 		test_recording(ctx, "sample.data");
 		test_recording(ctx, "lost.data");
 		test_bad_inputs(ctx);
+		test_killed_converter(ctx);
 		test_directory(ctx);
 	}
 	if (ctx) {
