@@ -1,0 +1,1037 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""perf-rewrite.py - make big-endian and 32-bit twins of real perf.data files.
+
+No big-endian or 32-bit machine is at hand, so this test tool rewrites a real
+little-endian recording made by `perf record` (file mode, or pipe mode with
+`-o -`) into the file such a machine would have written for the same events:
+
+--big-endian
+    The big-endian twin, as a 64-bit big-endian machine (s390x, ppc64) writes
+    it. Every number is stored big-endian:
+      * the file header (magic becomes the bytes "2ELIFREP", the u64 magic
+        written big-endian), its sections and the adds_features bitmap
+        (four u64 words); the pipe header;
+      * the event attributes, field by field up to attr.size, and the
+        attribute bit-field word as a big-endian compiler lays it out (the
+        first field in the most significant bit: for the 1-bit flags, bit k
+        becomes bit 7 - k%8 of byte k/8, which is what perf's
+        swap_bitfield() undoes); the id arrays;
+      * the feature sections perf needs and a tracepoint converter uses:
+        TRACING_DATA, HOSTNAME, OSRELEASE, VERSION, ARCH, NRCPUS, CPUDESC,
+        CPUID, TOTAL_MEM, CMDLINE, EVENT_DESC, GROUP_DESC, SAMPLE_TIME,
+        CLOCKID and CLOCK_DATA. The other features are dropped (their bits
+        cleared, their sections left out);
+      * the tracing data: its numbers (endian byte set to 1), not its text;
+      * the records: SAMPLE (every field of sample_type in kernel order, and
+        the tracepoint payload in PERF_SAMPLE_RAW field by field from the
+        event's format: scalars and array elements by size, __data_loc and
+        __rel_loc words as u32 and their dynamic data by element size;
+        strings, char arrays and __be/__le types untouched), COMM, FORK,
+        EXIT, LOST, LOST_SAMPLES, THROTTLE, UNTHROTTLE, READ, FINISHED_ROUND,
+        FINISHED_INIT, ID_INDEX, THREAD_MAP, EVENT_UPDATE (unit, scale, name)
+        and pipe mode's HEADER_ATTR, HEADER_TRACING_DATA and HEADER_FEATURE,
+        each with its sample_id_all trailer. Other record types (MMAP, MMAP2,
+        KSYMBOL, BPF_EVENT, CGROUP, TIME_CONV, CPU_MAP, BUILD_ID, ...) are
+        dropped; a tracepoint converter does not need them. Compressed
+        records (perf record -z) are refused.
+
+--long32
+    The recording as a 32-bit kernel describes its ring buffer: the tracing
+    data's long-size byte becomes 4 and header_page's text the 32-bit page
+    header (commit "size:4", data "offset:12; size:PAGE-12"). Nothing else
+    changes (no record is dropped, nothing is swapped).
+
+Both options can be combined. Input and output may be "-" (standard input
+and output). The input must be a little-endian perf.data.
+
+Usage:
+    perf-rewrite.py --big-endian [--long32] IN OUT
+    perf-rewrite.py --long32 IN OUT
+"""
+
+import argparse
+import os
+import re
+import struct
+import sys
+
+# ------------------------------------------------------------------ ABI
+PERF_MAGIC = b"PERFILE2"
+
+# sample_type bits (linux/perf_event.h)
+S_IP, S_TID, S_TIME, S_ADDR = 1 << 0, 1 << 1, 1 << 2, 1 << 3
+S_READ, S_CALLCHAIN, S_ID, S_CPU = 1 << 4, 1 << 5, 1 << 6, 1 << 7
+S_PERIOD, S_STREAM_ID, S_RAW = 1 << 8, 1 << 9, 1 << 10
+S_BRANCH_STACK, S_REGS_USER, S_STACK_USER = 1 << 11, 1 << 12, 1 << 13
+S_WEIGHT, S_DATA_SRC, S_IDENTIFIER = 1 << 14, 1 << 15, 1 << 16
+S_TRANSACTION, S_REGS_INTR, S_PHYS_ADDR = 1 << 17, 1 << 18, 1 << 19
+S_AUX, S_CGROUP, S_DATA_PAGE_SIZE = 1 << 20, 1 << 21, 1 << 22
+S_CODE_PAGE_SIZE, S_WEIGHT_STRUCT = 1 << 23, 1 << 24
+S_KNOWN = (1 << 25) - 1
+
+# read_format bits
+R_TOTAL_TIME_ENABLED, R_TOTAL_TIME_RUNNING = 1 << 0, 1 << 1
+R_ID, R_GROUP, R_LOST = 1 << 2, 1 << 3, 1 << 4
+
+BRANCH_HW_INDEX = 1 << 17          # attr.branch_sample_type
+ATTR_SAMPLE_ID_ALL = 1 << 18       # bit of the attr bit-field word
+
+# record types
+REC_MMAP, REC_LOST, REC_COMM, REC_EXIT = 1, 2, 3, 4
+REC_THROTTLE, REC_UNTHROTTLE, REC_FORK, REC_READ, REC_SAMPLE = 5, 6, 7, 8, 9
+REC_MMAP2, REC_LOST_SAMPLES, REC_CGROUP = 10, 13, 19
+MISC_MMAP_BUILD_ID = 1 << 14
+REC_HEADER_ATTR, REC_HEADER_EVENT_TYPE, REC_HEADER_TRACING_DATA = 64, 65, 66
+REC_FINISHED_ROUND, REC_ID_INDEX, REC_THREAD_MAP = 68, 69, 73
+REC_EVENT_UPDATE, REC_HEADER_FEATURE = 78, 80
+REC_COMPRESSED, REC_FINISHED_INIT, REC_COMPRESSED2 = 81, 82, 83
+
+# feature bits
+F_TRACING_DATA, F_BUILD_ID, F_HOSTNAME, F_OSRELEASE = 1, 2, 3, 4
+F_VERSION, F_ARCH, F_NRCPUS, F_CPUDESC, F_CPUID = 5, 6, 7, 8, 9
+F_TOTAL_MEM, F_CMDLINE, F_EVENT_DESC, F_GROUP_DESC = 10, 11, 12, 17
+F_SAMPLE_TIME, F_CLOCKID, F_CLOCK_DATA = 21, 23, 29
+F_LAST = 32                        # HEADER_LAST_FEATURE in perf 6.x
+FEATURE_BITS = 256
+
+# perf_event_attr: (offset, size) of every field but the bit-field word
+ATTR_FIELDS = [
+    (0, 4), (4, 4), (8, 8), (16, 8), (24, 8), (32, 8),  # type .. read_format
+    (48, 4), (52, 4), (56, 8), (64, 8),                 # wakeup, bp_type, config1/2
+    (72, 8), (80, 8), (88, 4), (92, 4),                 # branch_sample_type .. clockid
+    (96, 8), (104, 4), (108, 2), (110, 2),              # regs_intr .. __reserved_2
+    (112, 4), (116, 4), (120, 8), (128, 8),             # aux_sample_size .. config3
+]
+ATTR_FLAGS_OFF = 40
+ATTR_KNOWN_SIZE = 136
+# widths of the attr bit-fields, first field first: 15 flags, precise_ip:2,
+# then 1-bit flags (unknown future flags are 1-bit too)
+ATTR_FLAG_WIDTHS = [1] * 15 + [2] + [1] * 47
+# struct perf_branch_entry's flags word
+BRANCH_FLAG_WIDTHS = [1, 1, 1, 1, 16, 4, 2, 4, 3, 31]
+
+# Sizes of the element types of dynamic (__data_loc) arrays. "long" is added
+# from the tracing data's long size.
+TYPE_SIZES = {
+    "char": 1, "signed char": 1, "unsigned char": 1, "bool": 1, "_Bool": 1,
+    "u8": 1, "s8": 1, "__u8": 1, "__s8": 1, "uint8_t": 1, "int8_t": 1,
+    "short": 2, "short int": 2, "unsigned short": 2, "signed short": 2,
+    "unsigned short int": 2,
+    "u16": 2, "s16": 2, "__u16": 2, "__s16": 2, "uint16_t": 2, "int16_t": 2,
+    "int": 4, "signed int": 4, "unsigned int": 4, "unsigned": 4, "signed": 4,
+    "u32": 4, "s32": 4, "__u32": 4, "__s32": 4, "uint32_t": 4, "int32_t": 4,
+    "pid_t": 4, "uid_t": 4, "gid_t": 4, "dev_t": 4, "gfp_t": 4,
+    "u64": 8, "s64": 8, "__u64": 8, "__s64": 8, "uint64_t": 8, "int64_t": 8,
+    "long long": 8, "unsigned long long": 8, "long long int": 8,
+    "unsigned long long int": 8, "loff_t": 8, "sector_t": 8,
+}
+LONG_TYPES = ("long", "unsigned long", "long int", "unsigned long int",
+              "signed long", "size_t", "ssize_t", "cpumask_t")
+
+
+class RewriteError(Exception):
+    """The input cannot be rewritten."""
+
+
+def warn(msg):
+    print("perf-rewrite: warning: " + msg, file=sys.stderr)
+
+
+def u16(buf, off):
+    return struct.unpack_from("<H", buf, off)[0]
+
+
+def u32(buf, off):
+    return struct.unpack_from("<I", buf, off)[0]
+
+
+def u64(buf, off):
+    return struct.unpack_from("<Q", buf, off)[0]
+
+
+def need(buf, off, n, what):
+    if off < 0 or n < 0 or off + n > len(buf):
+        raise RewriteError("%s: %d bytes at offset %#x run past its end (%#x)"
+                           % (what, n, off, len(buf)))
+
+
+def bitfield_be(value, widths):
+    """Little-endian bit-field word -> the same fields in a big-endian u64."""
+    out, pos = 0, 0
+    for w in widths:
+        field = (value >> pos) & ((1 << w) - 1)
+        out |= field << (64 - pos - w)
+        pos += w
+    return struct.pack(">Q", out)
+
+
+def cstring(buf, off, end, what):
+    nul = buf.find(b"\0", off, end)
+    if nul < 0:
+        raise RewriteError("%s: unterminated string at %#x" % (what, off))
+    return bytes(buf[off:nul]), nul + 1
+
+
+class Swapper:
+    """In-place byte-order conversion of a bytearray (a no-op if not enabled)."""
+
+    def __init__(self, enabled):
+        self.enabled = enabled
+
+    def sw(self, buf, off, size, count=1, what="record"):
+        """Swap COUNT little-endian numbers of SIZE bytes at OFF."""
+        need(buf, off, size * count, what)
+        if not self.enabled or size < 2:
+            return off + size * count
+        for i in range(count):
+            p = off + i * size
+            buf[p:p + size] = buf[p:p + size][::-1]
+        return off + size * count
+
+    def bits(self, buf, off, widths):
+        need(buf, off, 8, "bit-field")
+        if self.enabled:
+            buf[off:off + 8] = bitfield_be(u64(buf, off), widths)
+        return off + 8
+
+
+# ------------------------------------------------------------------ attrs
+class Attr:
+    def __init__(self, raw):
+        need(raw, 0, 64, "attr")
+        self.type, self.size = struct.unpack_from("<II", raw, 0)
+        self.config, _, self.sample_type, self.read_format, self.flags = \
+            struct.unpack_from("<QQQQQ", raw, 8)
+        self.branch_sample_type = u64(raw, 72) if self.size >= 80 else 0
+        self.regs_user = u64(raw, 80) if self.size >= 88 else 0
+        self.regs_intr = u64(raw, 96) if self.size >= 104 else 0
+        self.sample_id_all = bool(self.flags & ATTR_SAMPLE_ID_ALL)
+        if self.sample_type & ~S_KNOWN:
+            raise RewriteError("attr has unknown sample_type bits %#x"
+                               % (self.sample_type & ~S_KNOWN))
+
+
+def swap_attr(sw, buf, off, size):
+    """Swap a perf_event_attr of SIZE bytes at OFF in BUF."""
+    need(buf, off, size, "attr")
+    attr_size = u32(buf, off + 4)
+    if attr_size > size:
+        raise RewriteError("attr at %#x: size %d > room %d" % (off, attr_size, size))
+    if attr_size > ATTR_KNOWN_SIZE:
+        warn("attr at %#x: bytes after %d left as they are" % (off, ATTR_KNOWN_SIZE))
+    for foff, fsize in ATTR_FIELDS:
+        if foff + fsize <= attr_size:
+            sw.sw(buf, off + foff, fsize, what="attr")
+    if attr_size >= ATTR_FLAGS_OFF + 8:
+        sw.bits(buf, off + ATTR_FLAGS_OFF, ATTR_FLAG_WIDTHS)
+
+
+# ------------------------------------------------------------------ tracing data
+class Field:
+    def __init__(self, decl, offset, size):
+        self.offset, self.size = offset, size
+        self.dyn = None                       # "data_loc" / "rel_loc"
+        decl = decl.strip()
+        for kind in ("__data_loc", "__rel_loc"):
+            if decl.startswith(kind + " "):
+                self.dyn = kind[2:]
+                decl = decl[len(kind) + 1:].strip()
+        m = re.match(r"^(.*?)\s*(\w+)\s*(\[([^\]]*)\])?$", decl)
+        if not m:
+            raise RewriteError("cannot parse format field %r" % decl)
+        self.type, self.name = m.group(1).strip(), m.group(2)
+        self.array = m.group(3) is not None
+        self.count = None
+        if self.array and m.group(4) and m.group(4).isdigit():
+            self.count = int(m.group(4))
+        if self.type.endswith("[]"):          # "__data_loc char[] name"
+            self.type = self.type[:-2].strip()
+            self.array = True
+
+    def fixed_endian(self):
+        """__be32 / __le16 ...: stored in one byte order on every machine."""
+        return re.search(r"\b(__)?(be|le)(16|32|64)\b", self.type) is not None
+
+    def is_char(self):
+        """char, char arrays and strings (not pointers to char)."""
+        return re.search(r"\bchar\b", self.type) is not None and "*" not in self.type
+
+
+def elem_size(typ, long_size):
+    t = " ".join(typ.replace("const ", "").replace("volatile ", "").split())
+    if "*" in t:
+        return long_size
+    if t in TYPE_SIZES:
+        return TYPE_SIZES[t]
+    if t in LONG_TYPES:
+        return long_size
+    return None
+
+
+class Event:
+    def __init__(self, system, text):
+        self.system = system
+        m = re.search(r"^name:\s*(\S+)", text, re.M)
+        self.name = m.group(1) if m else "?"
+        m = re.search(r"^ID:\s*(\d+)", text, re.M)
+        if not m:
+            raise RewriteError("event format without ID: %s" % text[:60])
+        self.id = int(m.group(1))
+        self.fields = []
+        for m in re.finditer(r"field:([^;]*);\s*offset:(\d+);\s*size:(\d+);", text):
+            self.fields.append(Field(m.group(1), int(m.group(2)), int(m.group(3))))
+
+
+class TracingData:
+    """Parse (and rewrite) perf's tracing data: read_tracing_data() layout."""
+
+    def __init__(self, data, swap, long32):
+        self.events = {}
+        self.warned = set()
+        buf = bytearray(data)
+        sw = Swapper(swap)
+        if not buf.startswith(b"\x17\x08Dtracing"):
+            raise RewriteError("tracing data: bad magic")
+        version, p = cstring(buf, 10, len(buf), "tracing data")
+        self.version = version.decode("ascii", "replace")
+        need(buf, p, 2, "tracing data")
+        if buf[p] != 0:
+            raise RewriteError("tracing data is already big-endian")
+        if swap:
+            buf[p] = 1
+        self.long_size = buf[p + 1]
+        if long32:
+            buf[p + 1] = 4
+        p += 2
+        self.page_size = u32(buf, p)
+        p = sw.sw(buf, p, 4, what="tracing data")
+        out = bytearray(buf[:p])
+
+        def take(n):
+            nonlocal p
+            need(buf, p, n, "tracing data")
+            chunk = bytearray(buf[p:p + n])
+            p += n
+            return chunk
+
+        def number(size):
+            chunk = take(size)
+            val = int.from_bytes(chunk, "little")
+            sw.sw(chunk, 0, size)
+            out.extend(chunk)
+            return val
+
+        def text_block(size_bytes, edit=None):
+            n = number(size_bytes)
+            text = take(n)
+            if edit is None:
+                out.extend(text)
+                return text
+            new = edit(bytes(text))
+            # rewrite the size we just wrote
+            del out[-size_bytes:]
+            out.extend(len(new).to_bytes(size_bytes, "big" if swap else "little"))
+            out.extend(new)
+            return new
+
+        for name in (b"header_page\0", b"header_event\0"):
+            got = take(len(name))
+            if bytes(got) != name:
+                raise RewriteError("tracing data: %r expected" % name)
+            out.extend(got)
+            edit = None
+            if long32 and name == b"header_page\0":
+                edit = self.header_page_32
+            text_block(8, edit)
+        for _ in range(number(4)):                      # ftrace formats
+            self.add_event("ftrace", text_block(8))
+        for _ in range(number(4)):                      # event systems
+            system, q = cstring(buf, p, len(buf), "tracing data")
+            out.extend(take(q - p))
+            for _ in range(number(4)):
+                self.add_event(system.decode("ascii", "replace"), text_block(8))
+        text_block(4)                                   # kallsyms
+        text_block(4)                                   # printk formats
+        if float(self.version) >= 0.6:
+            text_block(8)                               # saved_cmdlines
+        self.consumed = p
+        self.data = bytes(out)
+
+    def header_page_32(self, text):
+        s = text.decode("ascii")
+        s, n1 = re.subn(r"(field: local_t commit;\s*offset:\d+;\s*size:)\d+", r"\g<1>4", s)
+        data_size = self.page_size - 12
+        s, n2 = re.subn(r"(field: char data;\s*offset:)\d+(;\s*size:)\d+",
+                        r"\g<1>12\g<2>%d" % data_size, s)
+        if n1 != 1 or n2 != 1:
+            raise RewriteError("header_page: unexpected text %r" % text[:200])
+        return s.encode("ascii")
+
+    def add_event(self, system, text):
+        ev = Event(system, bytes(text).decode("utf-8", "replace"))
+        self.events[ev.id] = ev
+
+    def swap_payload(self, buf, off, size):
+        """Swap a tracepoint payload (PERF_SAMPLE_RAW) field by field."""
+        if size < 2:
+            return
+        etype = u16(buf, off)
+        ev = self.events.get(etype)
+        if ev is None:
+            if etype not in self.warned:
+                warn("no format for common_type %d: payload not swapped" % etype)
+                self.warned.add(etype)
+            return
+        swaps = []                            # (offset, element size, count)
+        for f in ev.fields:
+            if f.offset + f.size > size:
+                raise RewriteError("%s:%s field %s past the payload (%d bytes)"
+                                   % (ev.system, ev.name, f.name, size))
+            if f.dyn:
+                word = u32(buf, off + f.offset)
+                swaps.append((f.offset, 4, 1))
+                doff, dlen = word & 0xffff, word >> 16
+                if f.dyn == "rel_loc":
+                    doff += f.offset + f.size
+                if f.is_char() or f.fixed_endian() or dlen == 0:
+                    continue
+                es = elem_size(f.type, self.long_size)
+                if es is None:
+                    self.unknown(ev, f)
+                    continue
+                if doff + dlen > size or dlen % es:
+                    raise RewriteError("%s:%s %s: dynamic data %d+%d outside payload"
+                                       % (ev.system, ev.name, f.name, doff, dlen))
+                swaps.append((doff, es, dlen // es))
+                continue
+            if f.is_char() or f.fixed_endian() or f.size < 2:
+                continue
+            if f.array:
+                if f.count:
+                    es = f.size // f.count
+                else:
+                    es = elem_size(f.type, self.long_size)
+                if not es or f.size % es:
+                    self.unknown(ev, f)
+                    continue
+                swaps.append((f.offset, es, f.size // es))
+            elif f.size in (2, 4, 8):
+                swaps.append((f.offset, f.size, 1))
+            else:
+                self.unknown(ev, f)
+        sw = Swapper(True)
+        for foff, es, n in swaps:
+            sw.sw(buf, off + foff, es, n, what="payload")
+
+    def unknown(self, ev, f):
+        key = (ev.id, f.name)
+        if key not in self.warned:
+            warn("%s:%s field '%s %s' (size %d) left as it is"
+                 % (ev.system, ev.name, f.type, f.name, f.size))
+            self.warned.add(key)
+
+
+# ------------------------------------------------------------------ rewriter
+class Rewriter:
+    def __init__(self, data, big_endian, long32):
+        self.src = data
+        self.be = big_endian
+        self.long32 = long32
+        self.sw = Swapper(big_endian)
+        self.attrs = []                        # Attr, in file order
+        self.by_id = {}                        # sample id -> Attr
+        self.tracing = None
+        self.pipe = False
+        self.dropped = {}
+
+    # ---- helpers
+    def add_attr(self, raw, ids):
+        a = Attr(raw)
+        self.attrs.append(a)
+        for i in ids:
+            self.by_id[i] = a
+        return a
+
+    def first(self):
+        if not self.attrs:
+            raise RewriteError("record before any attr")
+        return self.attrs[0]
+
+    def sample_attr(self, buf, off, end):
+        """The attr of a SAMPLE record (perf's evlist__event2evsel)."""
+        a0 = self.first()
+        if len(self.attrs) == 1:
+            return a0
+        st = a0.sample_type
+        if st & S_IDENTIFIER:
+            pos = off + 8
+        elif st & S_ID:
+            pos = off + 8 + 8 * sum(1 for b in (S_IP, S_TID, S_TIME, S_ADDR) if st & b)
+        else:
+            return a0
+        need(buf, pos, 8, "sample")
+        return self.by_id.get(u64(buf, pos), a0)
+
+    def trailer_attr(self, buf, end):
+        a0 = self.first()
+        if len(self.attrs) == 1:
+            return a0
+        st = a0.sample_type
+        if st & S_IDENTIFIER:
+            pos = end - 8
+        elif st & S_ID:
+            pos = end - 8 * (1 + bool(st & S_STREAM_ID) + bool(st & S_CPU))
+        else:
+            return a0
+        if pos < 0:
+            return a0
+        return self.by_id.get(u64(buf, pos), a0)
+
+    def swap_trailer(self, buf, body, end):
+        """Swap the sample_id_all trailer of a non-sample record; return its start."""
+        if not self.attrs or not self.first().sample_id_all:
+            return end
+        a = self.trailer_attr(buf, end)
+        st = a.sample_type
+        n = sum(8 for b in (S_TID, S_TIME, S_ID, S_STREAM_ID, S_CPU, S_IDENTIFIER)
+                if st & b)
+        p = start = end - n
+        if start < body:
+            raise RewriteError("record at %#x too small for its sample_id trailer" % body)
+        sw = self.sw
+        if st & S_TID:
+            p = sw.sw(buf, p, 4, 2)
+        for b in (S_TIME, S_ID, S_STREAM_ID):
+            if st & b:
+                p = sw.sw(buf, p, 8)
+        if st & S_CPU:
+            p = sw.sw(buf, p, 4, 2)
+        if st & S_IDENTIFIER:
+            p = sw.sw(buf, p, 8)
+        return start
+
+    # ---- records
+    def swap_sample(self, buf, off, end):
+        a = self.sample_attr(buf, off, end)
+        st, rf, sw = a.sample_type, a.read_format, self.sw
+        p = off + 8
+        if st & S_IDENTIFIER:
+            p = sw.sw(buf, p, 8)
+        if st & S_IP:
+            p = sw.sw(buf, p, 8)
+        if st & S_TID:
+            p = sw.sw(buf, p, 4, 2)
+        for b in (S_TIME, S_ADDR, S_ID, S_STREAM_ID):
+            if st & b:
+                p = sw.sw(buf, p, 8)
+        if st & S_CPU:
+            p = sw.sw(buf, p, 4, 2)
+        if st & S_PERIOD:
+            p = sw.sw(buf, p, 8)
+        if st & S_READ:
+            times = bool(rf & R_TOTAL_TIME_ENABLED) + bool(rf & R_TOTAL_TIME_RUNNING)
+            per = 1 + bool(rf & R_ID) + bool(rf & R_LOST)
+            if rf & R_GROUP:
+                need(buf, p, 8, "sample read")
+                nr = u64(buf, p)
+                if nr > 0xffff:
+                    raise RewriteError("sample at %#x: read group of %d" % (off, nr))
+                p = sw.sw(buf, p, 8, 1 + times + nr * per)
+            else:
+                p = sw.sw(buf, p, 8, times + per)
+        if st & S_CALLCHAIN:
+            need(buf, p, 8, "callchain")
+            nr = u64(buf, p)
+            if p + 8 + nr * 8 > end:
+                raise RewriteError("sample at %#x: callchain of %d past the end" % (off, nr))
+            p = sw.sw(buf, p, 8, 1 + nr)
+        if st & S_RAW:
+            need(buf, p, 4, "raw")
+            size = u32(buf, p)
+            p = sw.sw(buf, p, 4)
+            need(buf, p, size, "raw data")
+            if self.be and size:
+                if self.tracing is None:
+                    raise RewriteError("sample with RAW data before the tracing data")
+                if a.type == 2:                 # PERF_TYPE_TRACEPOINT
+                    self.tracing.swap_payload(buf, p, size)
+            p += size
+        if st & S_BRANCH_STACK:
+            need(buf, p, 8, "branch stack")
+            nr = u64(buf, p)
+            p = sw.sw(buf, p, 8)
+            if a.branch_sample_type & BRANCH_HW_INDEX:
+                p = sw.sw(buf, p, 8)
+            need(buf, p, nr * 24, "branch stack")
+            for _ in range(nr):
+                p = sw.sw(buf, p, 8, 2)
+                p = sw.bits(buf, p, BRANCH_FLAG_WIDTHS)
+        if st & S_REGS_USER:
+            need(buf, p, 8, "regs_user")
+            abi = u64(buf, p)
+            p = sw.sw(buf, p, 8)
+            if abi:
+                p = sw.sw(buf, p, 8, bin(a.regs_user).count("1"))
+        if st & S_STACK_USER:
+            need(buf, p, 8, "stack_user")
+            size = u64(buf, p)
+            p = sw.sw(buf, p, 8)
+            if size % 8:
+                raise RewriteError("sample at %#x: user stack of %d bytes" % (off, size))
+            p = sw.sw(buf, p, 8, size // 8)    # stack slots as u64 words
+            if size:
+                p = sw.sw(buf, p, 8)           # dyn_size
+        if st & (S_WEIGHT | S_WEIGHT_STRUCT):
+            p = sw.sw(buf, p, 8)
+        if st & S_DATA_SRC:
+            p = sw.sw(buf, p, 8)
+        if st & S_TRANSACTION:
+            p = sw.sw(buf, p, 8)
+        if st & S_REGS_INTR:
+            need(buf, p, 8, "regs_intr")
+            abi = u64(buf, p)
+            p = sw.sw(buf, p, 8)
+            if abi:
+                p = sw.sw(buf, p, 8, bin(a.regs_intr).count("1"))
+        for b in (S_PHYS_ADDR, S_CGROUP, S_DATA_PAGE_SIZE, S_CODE_PAGE_SIZE):
+            if st & b:
+                p = sw.sw(buf, p, 8)
+        if st & S_AUX:
+            need(buf, p, 8, "aux")
+            size = u64(buf, p)
+            p = sw.sw(buf, p, 8)
+            p += size
+        if p != end:
+            raise RewriteError("sample at %#x: %d bytes, its sample_type accounts for %d"
+                               % (off, end - off, p - off))
+
+    def swap_record(self, buf, off, end, rtype):
+        """Swap the record at OFF (header already read); False to drop it."""
+        sw = self.sw
+        body = off + 8
+        if rtype == REC_SAMPLE:
+            self.swap_sample(buf, off, end)
+        elif rtype == REC_MMAP:
+            sw.sw(buf, body, 4, 2)
+            sw.sw(buf, body + 8, 8, 3)
+            self.swap_trailer(buf, body + 32, end)
+        elif rtype == REC_MMAP2:
+            misc = u16(buf, off + 4)
+            p = sw.sw(buf, body, 4, 2)
+            p = sw.sw(buf, p, 8, 3)
+            if misc & MISC_MMAP_BUILD_ID:
+                p += 24                        # build id size, bytes: untouched
+            else:
+                p = sw.sw(buf, p, 4, 2)        # maj, min
+                p = sw.sw(buf, p, 8, 2)        # ino, ino_generation
+            p = sw.sw(buf, p, 4, 2)            # prot, flags
+            self.swap_trailer(buf, p, end)
+        elif rtype == REC_CGROUP:
+            sw.sw(buf, body, 8)
+            self.swap_trailer(buf, body + 8, end)
+        elif rtype == REC_COMM:
+            sw.sw(buf, body, 4, 2)
+            self.swap_trailer(buf, body + 8, end)
+        elif rtype in (REC_FORK, REC_EXIT):
+            sw.sw(buf, body, 4, 4)
+            sw.sw(buf, body + 16, 8)
+            self.swap_trailer(buf, body + 24, end)
+        elif rtype == REC_LOST:
+            sw.sw(buf, body, 8, 2)
+            self.swap_trailer(buf, body + 16, end)
+        elif rtype == REC_LOST_SAMPLES:
+            sw.sw(buf, body, 8)
+            self.swap_trailer(buf, body + 8, end)
+        elif rtype in (REC_THROTTLE, REC_UNTHROTTLE):
+            sw.sw(buf, body, 8, 3)
+            self.swap_trailer(buf, body + 24, end)
+        elif rtype == REC_READ:
+            sw.sw(buf, body, 4, 2)
+            start = self.swap_trailer(buf, body + 8, end)
+            if (start - body - 8) % 8:
+                raise RewriteError("READ record at %#x: odd size" % off)
+            sw.sw(buf, body + 8, 8, (start - body - 8) // 8)
+        elif rtype in (REC_FINISHED_ROUND, REC_FINISHED_INIT):
+            pass
+        elif rtype == REC_ID_INDEX:
+            if (end - body) % 8:
+                raise RewriteError("ID_INDEX at %#x: odd size" % off)
+            sw.sw(buf, body, 8, (end - body) // 8)
+        elif rtype == REC_THREAD_MAP:
+            nr = u64(buf, body)
+            p = sw.sw(buf, body, 8)
+            for _ in range(nr):
+                sw.sw(buf, p, 8)
+                p += 24
+            if p != end:
+                raise RewriteError("THREAD_MAP at %#x: bad size" % off)
+        elif rtype == REC_EVENT_UPDATE:
+            need(buf, body, 16, "EVENT_UPDATE")
+            kind = u64(buf, body)
+            if kind not in (0, 1, 2):          # UNIT, SCALE, NAME (not CPUS)
+                return False
+            sw.sw(buf, body, 8, 2)
+            if kind == 1:
+                sw.sw(buf, body + 16, 8)
+        elif rtype == REC_HEADER_ATTR:
+            need(buf, body, 8, "HEADER_ATTR")
+            size = u32(buf, body + 4)
+            if size < 64 or body + size > end or (end - body - size) % 8:
+                raise RewriteError("HEADER_ATTR at %#x: attr size %d" % (off, size))
+            ids = struct.unpack_from("<%dQ" % ((end - body - size) // 8), buf, body + size)
+            self.add_attr(bytes(buf[body:body + size]), ids)
+            swap_attr(sw, buf, body, size)
+            sw.sw(buf, body + size, 8, len(ids))
+        elif rtype == REC_HEADER_FEATURE:
+            need(buf, body, 8, "HEADER_FEATURE")
+            feat = u64(buf, body)
+            if feat >= F_LAST and end == body + 8:
+                sw.sw(buf, body, 8)            # end-of-features marker
+                return True
+            data = self.rewrite_feature(feat, bytes(buf[body + 8:end]))
+            if data is None:
+                return False
+            if len(data) != end - body - 8:
+                raise RewriteError("HEADER_FEATURE %d changed size" % feat)
+            sw.sw(buf, body, 8)
+            buf[body + 8:end] = data
+        elif rtype in (REC_COMPRESSED, REC_COMPRESSED2):
+            raise RewriteError("compressed records (perf record -z) are not supported: "
+                               "python has no zstd; record without -z")
+        else:
+            return False
+        return True
+
+    # ---- features
+    def rewrite_feature(self, feat, data):
+        """Return the rewritten feature section, or None to drop it."""
+        if feat == F_TRACING_DATA:
+            self.tracing = TracingData(data, self.be, self.long32)
+            return self.tracing.data + data[self.tracing.consumed:]
+        if not self.be:
+            return data
+        buf = bytearray(data)
+        sw = self.sw
+        p = 0
+
+        def string(p):
+            need(buf, p, 4, "feature string")
+            n = u32(buf, p)
+            sw.sw(buf, p, 4)
+            need(buf, p + 4, n, "feature string")
+            return p + 4 + n
+
+        if feat in (F_HOSTNAME, F_OSRELEASE, F_VERSION, F_ARCH, F_CPUDESC, F_CPUID):
+            p = string(0)
+        elif feat == F_NRCPUS:
+            p = sw.sw(buf, 0, 4, 2)
+        elif feat in (F_TOTAL_MEM, F_CLOCKID):
+            p = sw.sw(buf, 0, 8)
+        elif feat == F_SAMPLE_TIME:
+            p = sw.sw(buf, 0, 8, 2)
+        elif feat == F_CLOCK_DATA:
+            p = sw.sw(buf, 0, 4, 2)
+            p = sw.sw(buf, p, 8, 2)
+        elif feat == F_CMDLINE:
+            nr = u32(buf, 0)
+            p = sw.sw(buf, 0, 4)
+            for _ in range(nr):
+                p = string(p)
+        elif feat == F_EVENT_DESC:
+            nre, sz = u32(buf, 0), u32(buf, 4)
+            p = sw.sw(buf, 0, 4, 2)
+            for _ in range(nre):
+                swap_attr(sw, buf, p, sz)
+                p += sz
+                nr = u32(buf, p)
+                p = sw.sw(buf, p, 4)
+                p = string(p)
+                p = sw.sw(buf, p, 8, nr)
+        elif feat == F_GROUP_DESC:
+            nr = u32(buf, 0)
+            p = sw.sw(buf, 0, 4)
+            for _ in range(nr):
+                p = string(p)
+                p = sw.sw(buf, p, 4, 2)
+        else:
+            return None
+        if p != len(buf) and feat != F_CMDLINE:
+            warn("feature %d: %d bytes after its content left as they are"
+                 % (feat, len(buf) - p))
+        return bytes(buf)
+
+    # ---- file mode
+    def file_mode(self):
+        src = self.src
+        need(src, 0, 104, "file header")
+        hsize, attr_size = u64(src, 8), u64(src, 16)
+        a_off, a_size, d_off, d_size, e_off, e_size = struct.unpack_from("<6Q", src, 24)
+        feats = struct.unpack_from("<4Q", src, 72)
+        bitmap = sum(w << (64 * i) for i, w in enumerate(feats))
+        if hsize != 104:
+            raise RewriteError("file header size %d, expected 104" % hsize)
+        if attr_size < 80 or a_size % attr_size:
+            raise RewriteError("attr section: entry size %d, section size %d"
+                               % (attr_size, a_size))
+        if e_size:
+            warn("event_types section (old perf) copied as it is")
+        need(src, d_off, d_size, "data section")
+        out = bytearray(src[:d_off])
+        sw = self.sw
+
+        # attrs and their ids
+        for off in range(a_off, a_off + a_size, attr_size):
+            need(src, off, attr_size, "attr section")
+            ids_off, ids_size = struct.unpack_from("<QQ", src, off + attr_size - 16)
+            need(src, ids_off, ids_size, "attr ids")
+            if ids_off + ids_size > d_off:
+                raise RewriteError("attr ids at %#x are not before the data" % ids_off)
+            ids = struct.unpack_from("<%dQ" % (ids_size // 8), src, ids_off)
+            self.add_attr(src[off:off + attr_size - 16], ids)
+            swap_attr(sw, out, off, attr_size - 16)
+            sw.sw(out, off + attr_size - 16, 8, 2)
+            sw.sw(out, ids_off, 8, len(ids))
+
+        # feature sections (the tracing data is needed for the records)
+        feat_off = d_off + d_size
+        nr = bin(bitmap).count("1")
+        need(src, feat_off, 16 * nr, "feature table")
+        sections = {}
+        for i, feat in enumerate(f for f in range(FEATURE_BITS) if bitmap >> f & 1):
+            s_off, s_size = struct.unpack_from("<QQ", src, feat_off + 16 * i)
+            need(src, s_off, s_size, "feature %d" % feat)
+            sections[feat] = src[s_off:s_off + s_size]
+        new_sections = {}
+        if F_TRACING_DATA in sections:
+            new_sections[F_TRACING_DATA] = self.rewrite_feature(
+                F_TRACING_DATA, sections[F_TRACING_DATA])
+        for feat, data in sections.items():
+            if feat != F_TRACING_DATA:
+                new = self.rewrite_feature(feat, data)
+                if new is not None:
+                    new_sections[feat] = new
+
+        # records
+        if self.be:
+            data = self.records(src, d_off, d_off + d_size, pipe=False)
+        else:
+            data = src[d_off:d_off + d_size]
+        out.extend(data)
+
+        # feature table and sections, right after the data
+        new_feat_off = d_off + len(data)
+        kept = sorted(new_sections)
+        table = bytearray()
+        pos = new_feat_off + 16 * len(kept)
+        for feat in kept:
+            table += struct.pack("<QQ", pos, len(new_sections[feat]))
+            pos += len(new_sections[feat])
+        sw.sw(table, 0, 8, 2 * len(kept))
+        out.extend(table)
+        for feat in kept:
+            out.extend(new_sections[feat])
+
+        # header
+        new_bitmap = sum(1 << f for f in kept)
+        struct.pack_into("<Q", out, 48, len(data))
+        struct.pack_into("<4Q", out, 72, *[(new_bitmap >> (64 * i)) & (2**64 - 1)
+                                          for i in range(4)])
+        if self.be:
+            out[0:8] = PERF_MAGIC[::-1]
+            sw.sw(out, 8, 8, 12)
+        return bytes(out)
+
+    # ---- records of a data section or a pipe
+    def records(self, src, off, end, pipe):
+        out = bytearray()
+        while off < end:
+            if off + 8 > end:
+                raise RewriteError("truncated record header at %#x" % off)
+            rtype, misc, size = struct.unpack_from("<IHH", src, off)
+            if size < 8 or off + size > end:
+                raise RewriteError("record at %#x: type %d, bad size %d" % (off, rtype, size))
+            buf = bytearray(src[off:off + size])
+            extra = b""
+            if rtype == REC_HEADER_TRACING_DATA:
+                if not pipe:
+                    raise RewriteError("HEADER_TRACING_DATA record in a file-mode file")
+                tsize = u32(buf, 8)
+                need(src, off + size, tsize, "HEADER_TRACING_DATA payload")
+                payload = src[off + size:off + size + tsize]
+                self.tracing = TracingData(payload, self.be, self.long32)
+                tdata = self.tracing.data
+                pad = (-len(tdata)) % 8
+                extra = tdata + b"\0" * pad
+                struct.pack_into("<I", buf, 8, len(extra))
+                if self.be:
+                    self.sw.sw(buf, 8, 4)
+                keep = True
+                next_off = off + size + tsize
+            else:
+                keep = True if not self.be else self.swap_record(buf, 0, size, rtype)
+                next_off = off + size
+            if keep:
+                if self.be:
+                    self.sw.sw(buf, 0, 4)
+                    self.sw.sw(buf, 4, 2, 2)
+                out += buf
+                out += extra
+            else:
+                self.dropped[rtype] = self.dropped.get(rtype, 0) + 1
+            off = next_off
+        return bytes(out)
+
+    # ---- pipe mode
+    def pipe_mode(self):
+        src = self.src
+        if u64(src, 8) != 16:
+            raise RewriteError("pipe header size %d, expected 16" % u64(src, 8))
+        self.pipe = True
+        out = bytearray(src[:16])
+        if self.be:
+            out[0:8] = PERF_MAGIC[::-1]
+            self.sw.sw(out, 8, 8)
+        out += self.records(src, 16, len(src), pipe=True)
+        return bytes(out)
+
+    def run(self):
+        src = self.src
+        if len(src) < 16:
+            raise RewriteError("too short for a perf.data header")
+        if src[:8] == PERF_MAGIC[::-1]:
+            raise RewriteError("input is already big-endian")
+        if src[:8] != PERF_MAGIC:
+            raise RewriteError("not a perf.data file (magic %r)" % src[:8])
+        if u64(src, 8) == 16:
+            return self.pipe_mode()
+        return self.file_mode()
+
+
+def pipe_to_file(src):
+    """Re-frame a pipe-mode perf.data (either byte order) as a file-mode one.
+
+    Nothing is swapped: HEADER_ATTR records become the attr section (and the
+    id arrays), HEADER_TRACING_DATA and HEADER_FEATURE records become feature
+    sections, every other record goes to the data section unchanged. This
+    lets perf read a pipe-mode twin in file mode (perf 6.1 cannot read a
+    pipe of the other byte order).
+    """
+    if src[:8] == PERF_MAGIC:
+        e = "<"
+    elif src[:8] == PERF_MAGIC[::-1]:
+        e = ">"
+    else:
+        raise RewriteError("not a perf.data file (magic %r)" % src[:8])
+    if struct.unpack_from(e + "Q", src, 8)[0] != 16:
+        raise RewriteError("--to-file: not a pipe-mode file")
+    attrs, features, data = [], {}, bytearray()
+    off = 16
+    while off < len(src):
+        need(src, off, 8, "record header")
+        rtype, _, size = struct.unpack_from(e + "IHH", src, off)
+        if size < 8:
+            raise RewriteError("record at %#x: bad size %d" % (off, size))
+        need(src, off, size, "record")
+        nxt = off + size
+        if rtype == REC_HEADER_ATTR:
+            asize = struct.unpack_from(e + "I", src, off + 12)[0]
+            attrs.append((src[off + 8:off + 8 + asize], src[off + 8 + asize:nxt]))
+        elif rtype == REC_HEADER_TRACING_DATA:
+            tsize = struct.unpack_from(e + "I", src, off + 8)[0]
+            need(src, nxt, tsize, "tracing data")
+            features[F_TRACING_DATA] = src[nxt:nxt + tsize]
+            nxt += tsize
+        elif rtype == REC_HEADER_FEATURE:
+            feat = struct.unpack_from(e + "Q", src, off + 8)[0]
+            if feat < F_LAST:
+                features[feat] = src[off + 16:nxt]
+        else:
+            data += src[off:nxt]
+        off = nxt
+    if not attrs or len({len(a) for a, _ in attrs}) != 1:
+        raise RewriteError("--to-file: no attrs, or attrs of different sizes")
+    attr_size = len(attrs[0][0]) + 16
+    out = bytearray(104)
+    id_offs = []
+    for _, ids in attrs:
+        id_offs.append((len(out), len(ids)))
+        out += ids
+    a_off = len(out)
+    for (attr, _), (ioff, isize) in zip(attrs, id_offs):
+        out += attr + struct.pack(e + "QQ", ioff, isize)
+    d_off = len(out)
+    out += data
+    kept = sorted(features)
+    pos = len(out) + 16 * len(kept)
+    for feat in kept:
+        out += struct.pack(e + "QQ", pos, len(features[feat]))
+        pos += len(features[feat])
+    for feat in kept:
+        out += features[feat]
+    bitmap = sum(1 << f for f in kept)
+    out[0:8] = src[0:8]
+    struct.pack_into(e + "QQ6Q4Q", out, 8, 104, attr_size,
+                     a_off, len(attrs) * attr_size, d_off, len(data), 0, 0,
+                     *[(bitmap >> (64 * i)) & (2**64 - 1) for i in range(4)])
+    return bytes(out)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(
+        description="Rewrite a little-endian perf.data into its big-endian "
+                    "and/or 32-bit twin (a test tool for perf.data readers).")
+    ap.add_argument("--big-endian", action="store_true",
+                    help="write the file a big-endian machine would have written")
+    ap.add_argument("--long32", action="store_true",
+                    help="describe a 32-bit kernel's ring buffer (long size 4)")
+    ap.add_argument("--to-file", action="store_true",
+                    help="write a pipe-mode input as a file-mode perf.data "
+                         "(after the other options; input may be big-endian)")
+    ap.add_argument("-v", "--verbose", action="store_true",
+                    help="tell which record types were dropped")
+    ap.add_argument("input", help="perf.data to read ('-' for standard input)")
+    ap.add_argument("output", help="file to write ('-' for standard output)")
+    args = ap.parse_args(argv)
+    if not (args.big_endian or args.long32 or args.to_file):
+        ap.error("give --big-endian, --long32 and/or --to-file")
+    try:
+        if os.path.isdir(args.input):
+            raise RewriteError("directory recordings (perf record --threads) "
+                               "are not supported")
+        if args.input == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(args.input, "rb") as f:
+                data = f.read()
+        rw = Rewriter(data, args.big_endian, args.long32)
+        result = data
+        if args.big_endian or args.long32:
+            result = rw.run()
+        if args.to_file:
+            result = pipe_to_file(result)
+    except (RewriteError, struct.error, ValueError) as e:
+        print("perf-rewrite: %s: %s" % (args.input, e), file=sys.stderr)
+        return 1
+    except OSError as e:
+        print("perf-rewrite: %s" % e, file=sys.stderr)
+        return 1
+    if args.verbose and rw.dropped:
+        print("perf-rewrite: dropped records: " +
+              ", ".join("type %d x%d" % kv for kv in sorted(rw.dropped.items())),
+              file=sys.stderr)
+    try:
+        if args.output == "-":
+            sys.stdout.buffer.write(result)
+            sys.stdout.buffer.flush()
+        else:
+            with open(args.output, "wb") as f:
+                f.write(result)
+    except OSError as e:
+        print("perf-rewrite: %s" % e, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
