@@ -5,15 +5,65 @@
  * file per CPU: nothing of the recording stays in memory, and nothing is
  * left on disk if the process dies. libtracecmd's writer later reads each
  * file by the name /proc/self/fd/N.
+ *
+ * Pages are built in place in a CPU's write buffer. A full buffer goes to a
+ * background thread that writes it out (copying into the page cache is, with
+ * reading the input, the largest cost of a conversion) while the reader goes
+ * on; the CPU continues in a free buffer. At most WQ_INFLIGHT buffers wait
+ * for the thread, so memory is bounded by (CPUs + WQ_INFLIGHT) buffers.
+ * Without the thread (it could not be started) buffers are written inline.
  */
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "p2d-local.h"
 
-#define WBUF_SIZE	(128u << 10)
+#define WBUF_SIZE	(256u << 10)
+#define WQ_INFLIGHT	8
+
+/* A write buffer; c->wbuf points at its data */
+struct wjob {
+	struct wjob	*next;		/* in the queue or the free list */
+	struct wjob	*all;		/* every buffer, to free them */
+	int		fd;
+	size_t		len;
+	uint8_t		data[];
+};
+
+/* The writer shared by all CPUs of a conversion */
+struct writer {
+	pthread_mutex_t	lock;
+	pthread_cond_t	wake;		/* to the thread: work, or stop */
+	pthread_cond_t	done;		/* from the thread: a buffer was written */
+	pthread_t	thread;
+	bool		threaded;
+	bool		stop;
+	struct wjob	*head, *tail;	/* queued for writing */
+	struct wjob	*free;
+	struct wjob	*all;
+	unsigned int	inflight;	/* queued or being written */
+	size_t		bufsize;
+	int		err;		/* first write error */
+};
+
+/* What a CPU is allocated as: its public state and the shared writer */
+struct cpu_stream {
+	struct p2d_cpu	c;
+	struct writer	*w;
+};
+
+static struct cpu_stream *stream_of(struct p2d_cpu *c)
+{
+	return (struct cpu_stream *)((char *)c - offsetof(struct cpu_stream, c));
+}
+
+static struct wjob *job_of(uint8_t *wbuf)
+{
+	return (struct wjob *)(wbuf - offsetof(struct wjob, data));
+}
 
 /**
  * p2d_tmpfile - create an unlinked temporary file
@@ -48,16 +98,146 @@ static size_t wbuf_size(uint32_t page_size)
 	return page_size > WBUF_SIZE ? page_size : WBUF_SIZE;
 }
 
+static void *writer_main(void *arg)
+{
+	struct writer *w = arg;
+	struct wjob *j;
+	int ret;
+
+	pthread_mutex_lock(&w->lock);
+	for (;;) {
+		while (!w->head && !w->stop)
+			pthread_cond_wait(&w->wake, &w->lock);
+		j = w->head;
+		if (!j)
+			break;
+		w->head = j->next;
+		if (!w->head)
+			w->tail = NULL;
+		ret = w->err;
+		pthread_mutex_unlock(&w->lock);
+		if (!ret)
+			ret = p2d_write_all(j->fd, j->data, j->len);
+		pthread_mutex_lock(&w->lock);
+		if (ret && !w->err)
+			w->err = ret;
+		j->next = w->free;
+		w->free = j;
+		w->inflight--;
+		pthread_cond_broadcast(&w->done);
+	}
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+static struct writer *writer_new(size_t bufsize)
+{
+	struct writer *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return NULL;
+	w->bufsize = bufsize;
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_cond_init(&w->wake, NULL);
+	pthread_cond_init(&w->done, NULL);
+	w->threaded = pthread_create(&w->thread, NULL, writer_main, w) == 0;
+	return w;
+}
+
+/* Write what is queued, stop the thread; returns the first write error */
+static int writer_stop(struct writer *w)
+{
+	if (!w->threaded)
+		return w->err;
+	pthread_mutex_lock(&w->lock);
+	w->stop = true;
+	pthread_cond_signal(&w->wake);
+	pthread_mutex_unlock(&w->lock);
+	pthread_join(w->thread, NULL);
+	w->threaded = false;
+	return w->err;
+}
+
+static void writer_free(struct writer *w)
+{
+	struct wjob *j;
+
+	if (!w)
+		return;
+	writer_stop(w);
+	while ((j = w->all)) {
+		w->all = j->all;
+		free(j);
+	}
+	pthread_cond_destroy(&w->done);
+	pthread_cond_destroy(&w->wake);
+	pthread_mutex_destroy(&w->lock);
+	free(w);
+}
+
+/* A free buffer: reused, or allocated (called with the lock held) */
+static uint8_t *get_buffer(struct writer *w)
+{
+	struct wjob *j = w->free;
+
+	if (j) {
+		w->free = j->next;
+		return j->data;
+	}
+	j = malloc(sizeof(*j) + w->bufsize);
+	if (!j)
+		return NULL;
+	j->all = w->all;
+	w->all = j;
+	return j->data;
+}
+
+/*
+ * Hand the CPU's full buffer to the thread and continue in a free one
+ * (inline write without the thread). Returns 0 or a negative errno.
+ */
 static int write_out(struct p2d_cpu *c)
 {
+	struct writer *w = stream_of(c)->w;
+	struct wjob *j;
+	uint8_t *nb;
 	int ret;
 
 	if (!c->wlen)
 		return 0;
-	ret = p2d_write_all(c->fd, c->wbuf, c->wlen);
+	if (!w->threaded) {
+		ret = p2d_write_all(c->fd, c->wbuf, c->wlen);
+		c->bytes += c->wlen;
+		c->wlen = 0;
+		return ret;
+	}
+	pthread_mutex_lock(&w->lock);
+	while (w->inflight >= WQ_INFLIGHT && !w->err)
+		pthread_cond_wait(&w->done, &w->lock);
+	ret = w->err;
+	nb = ret ? NULL : get_buffer(w);
+	if (!ret && !nb)
+		ret = -ENOMEM;
+	if (!ret) {
+		j = job_of(c->wbuf);
+		j->fd = c->fd;
+		j->len = c->wlen;
+		j->next = NULL;
+		if (w->tail)
+			w->tail->next = j;
+		else
+			w->head = j;
+		w->tail = j;
+		w->inflight++;
+		pthread_cond_signal(&w->wake);
+	}
+	pthread_mutex_unlock(&w->lock);
+	if (ret)
+		return ret;
 	c->bytes += c->wlen;
+	c->wbuf = nb;
 	c->wlen = 0;
-	return ret;
+	return 0;
 }
 
 /*
@@ -70,12 +250,13 @@ static int page_out(void *ctx, const uint8_t *page, size_t size)
 	int ret = 0;
 
 	c->wlen += size;
-	if (c->wlen + size > wbuf_size(c->pb.page_size))
+	if (c->wlen + size > stream_of(c)->w->bufsize)
 		ret = write_out(c);
 	c->pb.page = c->wbuf + c->wlen;
 	return ret;
 }
 
+/* The CPU's buffer belongs to the writer, which frees it */
 static void free_cpu(struct p2d_cpu *c)
 {
 	if (!c)
@@ -84,20 +265,39 @@ static void free_cpu(struct p2d_cpu *c)
 		close(c->fd);
 	c->pb.page = NULL;	/* it points into wbuf */
 	p2d_pb_release(&c->pb);
-	free(c->wbuf);
-	free(c);
+	free(stream_of(c));
+}
+
+/* The writer of the CPUs created so far, or a new one */
+static struct writer *cpuset_writer(const struct p2d_cpuset *cs)
+{
+	uint32_t i;
+
+	for (i = 0; i < cs->nr; i++)
+		if (cs->cpu[i])
+			return stream_of(cs->cpu[i])->w;
+	return NULL;
 }
 
 static struct p2d_cpu *new_cpu(struct p2d_conv *cv, int *err)
 {
 	struct p2d_cpuset *cs = &cv->cpus;
-	struct p2d_cpu *c = calloc(1, sizeof(*c));
+	struct cpu_stream *st = calloc(1, sizeof(*st));
+	struct p2d_cpu *c;
 
 	*err = -ENOMEM;
-	if (!c)
+	if (!st)
 		return NULL;
+	c = &st->c;
 	c->fd = -1;
-	c->wbuf = malloc(wbuf_size(cs->page_size));
+	st->w = cpuset_writer(cs);
+	if (!st->w)
+		st->w = writer_new(wbuf_size(cs->page_size));
+	if (!st->w)
+		goto fail;
+	pthread_mutex_lock(&st->w->lock);
+	c->wbuf = get_buffer(st->w);
+	pthread_mutex_unlock(&st->w->lock);
 	if (!c->wbuf)
 		goto fail;
 	*err = p2d_pb_init(&c->pb, cs->page_size, cs->long_size, cs->big_endian, page_out, c);
@@ -114,6 +314,9 @@ static struct p2d_cpu *new_cpu(struct p2d_conv *cv, int *err)
 	*err = 0;
 	return c;
 fail:
+	/* a writer of its own is freed with it; a shared one stays */
+	if (st->w && !cpuset_writer(cs))
+		writer_free(st->w);
 	free_cpu(c);
 	return NULL;
 }
@@ -158,12 +361,14 @@ static struct p2d_cpu *get_cpu(struct p2d_conv *cv, uint32_t cpu, int *err)
 int p2d_cpuset_event(struct p2d_conv *cv, uint32_t cpu, uint64_t ts, const uint8_t *data,
 		     uint64_t len)
 {
-	struct p2d_cpu *c;
+	struct p2d_cpu *c = cpu < cv->cpus.nr ? cv->cpus.cpu[cpu] : NULL;
 	int ret;
 
-	c = get_cpu(cv, cpu, &ret);
-	if (!c)
-		return ret;
+	if (!c) {
+		c = get_cpu(cv, cpu, &ret);
+		if (!c)
+			return ret;
+	}
 	if (!data) {
 		c->lost += len;
 		ret = p2d_pb_lost(&c->pb, len);
@@ -191,7 +396,8 @@ int p2d_cpuset_event(struct p2d_conv *cv, uint32_t cpu, uint64_t ts, const uint8
 }
 
 /**
- * p2d_cpuset_finish - flush every CPU's last page
+ * p2d_cpuset_finish - flush every CPU's last page and wait until all pages
+ * are in the temporary files
  * @cv: conversion
  *
  * Returns 0 or a negative errno (message recorded).
@@ -199,6 +405,7 @@ int p2d_cpuset_event(struct p2d_conv *cv, uint32_t cpu, uint64_t ts, const uint8
 int p2d_cpuset_finish(struct p2d_conv *cv)
 {
 	struct p2d_cpuset *cs = &cv->cpus;
+	struct writer *w = cpuset_writer(cs);
 	struct p2d_cpu *c;
 	uint32_t i;
 	int ret;
@@ -213,6 +420,9 @@ int p2d_cpuset_finish(struct p2d_conv *cv)
 		if (ret)
 			return p2d_error(cv, P2D_NO_OFFSET, ret, "writing CPU %u pages: %s", i, strerror(-ret));
 	}
+	ret = w ? writer_stop(w) : 0;
+	if (ret)
+		return p2d_error(cv, P2D_NO_OFFSET, ret, "writing CPU pages: %s", strerror(-ret));
 	return 0;
 }
 
@@ -222,10 +432,20 @@ int p2d_cpuset_finish(struct p2d_conv *cv)
  */
 void p2d_cpuset_release(struct p2d_cpuset *cs)
 {
+	struct writer *w = cpuset_writer(cs);
 	uint32_t i;
 
+	if (w) {
+		/* after a failure: drop what is still queued */
+		pthread_mutex_lock(&w->lock);
+		if (!w->err)
+			w->err = -ECANCELED;
+		pthread_mutex_unlock(&w->lock);
+		writer_stop(w);
+	}
 	for (i = 0; i < cs->nr; i++)
 		free_cpu(cs->cpu[i]);
+	writer_free(w);
 	free(cs->cpu);
 	cs->cpu = NULL;
 	cs->nr = 0;

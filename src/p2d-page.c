@@ -146,8 +146,8 @@ static inline uint32_t event_size(uint32_t len, uint32_t *len4)
 	return (*len4 <= SMALL_DATA_MAX ? 4 : 8) + *len4;
 }
 
-/* Start a new page for an event of @need bytes, closing the current one */
-static int next_page(struct p2d_page_builder *pb, uint64_t ts, uint32_t size)
+/* Start a new page for an event of @size bytes, closing the current one */
+static __attribute__((noinline)) int next_page(struct p2d_page_builder *pb, uint64_t ts, uint32_t size)
 {
 	int ret;
 
@@ -215,9 +215,9 @@ int p2d_pb_add(struct p2d_page_builder *pb, uint64_t ts, const void *data, uint3
 		p2d_put32(p + 4, len4 + 4, pb->swap);
 		p += 8;
 	}
+	/* the padding to 4 bytes must be zero: clear the last word first */
+	memset(p + len4 - 4, 0, 4);
 	memcpy(p, data, len);
-	if (len4 != len)
-		memset(p + len, 0, len4 - len);
 	pb->used += size;
 	pb->last_ts = ts;
 	pb->events++;

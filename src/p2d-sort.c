@@ -116,7 +116,7 @@ static struct cpuq *get_queue(struct p2d_sorter *s, uint32_t cpu)
 	return &s->q[cpu];
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
+static __attribute__((noinline)) int grow(void **p, size_t *cap, size_t need, size_t elem)
 {
 	size_t ncap = *cap ? *cap : 64;
 	void *np;
@@ -133,21 +133,11 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
 	return 0;
 }
 
-static int insert(struct cpuq *q, const struct entry *ent)
+/* Put @ent after every queued entry with ts <= ent->ts (room is there) */
+static void insert_sorted(struct cpuq *q, const struct entry *ent)
 {
-	size_t lo, hi, mid;
-	int ret;
+	size_t lo = q->head, hi = q->n, mid;
 
-	ret = grow((void **)&q->e, &q->cap, q->n + 1, sizeof(*q->e));
-	if (ret)
-		return ret;
-	if (q->n == q->head || q->e[q->n - 1].ts <= ent->ts) {
-		q->e[q->n++] = *ent;
-		return 0;
-	}
-	/* out of order: after every entry with ts <= ent->ts */
-	lo = q->head;
-	hi = q->n;
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
 		if (q->e[mid].ts <= ent->ts)
@@ -158,6 +148,17 @@ static int insert(struct cpuq *q, const struct entry *ent)
 	memmove(&q->e[lo + 1], &q->e[lo], (q->n - lo) * sizeof(*q->e));
 	q->e[lo] = *ent;
 	q->n++;
+}
+
+static inline int insert(struct cpuq *q, const struct entry *ent)
+{
+	if (q->n == q->cap && grow((void **)&q->e, &q->cap, q->n + 1, sizeof(*q->e)))
+		return -ENOMEM;
+	/* the common case: in order */
+	if (q->n == q->head || q->e[q->n - 1].ts <= ent->ts)
+		q->e[q->n++] = *ent;
+	else
+		insert_sorted(q, ent);
 	return 0;
 }
 
@@ -271,10 +272,23 @@ static int flush_upto(struct p2d_sorter *s, bool all, uint64_t limit)
 	return 0;
 }
 
+/* Queues are full: release what is certainly in order, then everything */
+static __attribute__((noinline)) int over_cap(struct p2d_sorter *s)
+{
+	int ret;
+
+	if (s->have_prev) {
+		ret = flush_upto(s, false, s->prev_max);
+		if (ret || s->bytes <= P2D_QUEUE_CAP / 2)
+			return ret;
+	}
+	return flush_upto(s, true, 0);
+}
+
 static int add_entry(struct p2d_sorter *s, uint32_t cpu, struct entry *ent,
 		     const void *data)
 {
-	struct cpuq *q = get_queue(s, cpu);
+	struct cpuq *q = cpu < s->nq ? &s->q[cpu] : get_queue(s, cpu);
 	int ret;
 
 	if (!q)
@@ -288,28 +302,22 @@ static int add_entry(struct p2d_sorter *s, uint32_t cpu, struct entry *ent,
 		ent->ts = q->emitted_ts;
 	}
 	if (data) {
-		ret = grow((void **)&q->arena, &q->acap, q->alen + ent->len, 1);
-		if (ret)
-			return ret;
+		if (q->alen + ent->len > q->acap &&
+		    grow((void **)&q->arena, &q->acap, q->alen + ent->len, 1))
+			return -ENOMEM;
 		memcpy(q->arena + q->alen, data, ent->len);
 		ent->off = q->alen;
 		q->alen += ent->len;
 		s->bytes += ent->len;
+		if (ent->ts > s->cur_max)
+			s->cur_max = ent->ts;
 	}
 	ret = insert(q, ent);
 	if (ret)
 		return ret;
-	if (ent->ts > s->cur_max && ent->len != P2D_LOST_MARK)
-		s->cur_max = ent->ts;
 	if (s->bytes <= P2D_QUEUE_CAP)
 		return 0;
-	/* no rounds, or huge ones: release what is certainly in order, then all */
-	if (s->have_prev) {
-		ret = flush_upto(s, false, s->prev_max);
-		if (ret || s->bytes <= P2D_QUEUE_CAP / 2)
-			return ret;
-	}
-	return flush_upto(s, true, 0);
+	return over_cap(s);
 }
 
 /**
