@@ -12,9 +12,9 @@
 
 #include "p2d-cli.h"
 
-#define BAR_DELAY	1.0	/* seconds before a bar appears */
+#define BAR_DELAY	1.0	/* seconds before a bar appears, by default */
 #define BAR_PERIOD	0.2	/* seconds between redraws */
-#define BAR_WIDTH	24	/* characters of the bar itself */
+#define BAR_WIDTH	30	/* characters of the bar itself, at most */
 
 /**
  * p2d_cli_init - prepare a program's conversion
@@ -93,16 +93,50 @@ static double elapsed(const struct p2d_cli *cli)
 	       (double)(now.tv_nsec - cli->start.tv_nsec) / 1e9;
 }
 
-static const char *size_str(char *buf, size_t len, double bytes)
+static const char *const units[] = { "bytes", "KiB", "MiB", "GiB", "TiB" };
+
+static unsigned int size_unit(double bytes)
 {
-	static const char *const unit[] = { "bytes", "KiB", "MiB", "GiB", "TiB" };
 	unsigned int u = 0;
 
 	while (bytes >= 1024 && u < 4) {
 		bytes /= 1024;
 		u++;
 	}
-	snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", bytes, unit[u]);
+	return u;
+}
+
+static double in_unit(double bytes, unsigned int u)
+{
+	while (u--)
+		bytes /= 1024;
+	return bytes;
+}
+
+static const char *size_str(char *buf, size_t len, double bytes)
+{
+	unsigned int u = size_unit(bytes);
+
+	snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", in_unit(bytes, u), units[u]);
+	return buf;
+}
+
+/* "70.8/149.1 KiB": @done in the unit of @total */
+static const char *sizes_str(char *buf, size_t len, double done, double total)
+{
+	unsigned int u = size_unit(total);
+
+	snprintf(buf, len, u ? "%.1f/%.1f %s" : "%.0f/%.0f %s", in_unit(done, u),
+		 in_unit(total, u), units[u]);
+	return buf;
+}
+
+static const char *rate_str(char *buf, size_t len, double rate)
+{
+	unsigned int u = size_unit(rate);
+	double v = in_unit(rate, u);
+
+	snprintf(buf, len, v < 10 && u ? "%.1f %s/s" : "%.0f %s/s", v, units[u]);
 	return buf;
 }
 
@@ -129,27 +163,33 @@ static int term_width(void)
 static void draw(struct p2d_cli *cli, uint64_t done, uint64_t total, uint64_t events,
 		 double secs)
 {
-	char line[512], bar[BAR_WIDTH + 1], a[32], b[32], r[32], e[32];
+	char line[512], tail[256], bar[BAR_WIDTH + 1] = "", a[48], r[32], e[32];
 	double rate = secs > 0 ? (double)done / secs : 0;
-	int n, width = term_width();
+	int n, fill, room, width = term_width();
 
-	size_str(a, sizeof(a), (double)done);
-	size_str(r, sizeof(r), rate);
+	rate_str(r, sizeof(r), rate);
 	count_str(e, sizeof(e), events);
 	if (total && done <= total) {
 		double eta = rate > 0 ? (double)(total - done) / rate : 0;
-		int fill = (int)((double)BAR_WIDTH * (double)done / (double)total);
 
-		memset(bar, '#', (size_t)fill);
-		memset(bar + fill, '.', (size_t)(BAR_WIDTH - fill));
-		bar[BAR_WIDTH] = '\0';
-		n = snprintf(line, sizeof(line), "%s: [%s] %3d%%  %s of %s, %s events, %s/s,"
-			     " ETA %d:%02d", cli->prog, bar, (int)(100 * done / total), a,
-			     size_str(b, sizeof(b), (double)total), e, r, (int)eta / 60,
-			     (int)eta % 60);
+		snprintf(tail, sizeof(tail), "%3d%% %s, %s events, %s, ETA %d:%02d",
+			 (int)(100 * done / total), sizes_str(a, sizeof(a), (double)done,
+							  (double)total),
+			 e, r, (int)eta / 60, (int)eta % 60);
+		/* the bar takes the room left on the line, up to BAR_WIDTH */
+		room = width - 1 - (int)strlen(cli->prog) - 2 - 3 - (int)strlen(tail);
+		room = room > BAR_WIDTH ? BAR_WIDTH : room;
+		if (room >= 8) {
+			fill = (int)((double)room * (double)done / (double)total);
+			memset(bar, '#', (size_t)fill);
+			memset(bar + fill, '.', (size_t)(room - fill));
+			bar[room] = '\0';
+		}
+		n = snprintf(line, sizeof(line), "%s: %s%s%s%s", cli->prog, *bar ? "[" : "", bar,
+			     *bar ? "] " : "", tail);
 	} else {
-		n = snprintf(line, sizeof(line), "%s: %s read, %s events, %s/s", cli->prog,
-			     a, e, r);
+		n = snprintf(line, sizeof(line), "%s: %s read, %s events, %s", cli->prog,
+			     size_str(a, sizeof(a), (double)done), e, r);
 	}
 	if (n >= width)
 		line[width - 1] = '\0';
@@ -167,18 +207,22 @@ static void draw(struct p2d_cli *cli, uint64_t done, uint64_t total, uint64_t ev
  * @events: events converted so far
  *
  * Draws on standard error, which must be a terminal, once the conversion
- * has run for a second, and redraws a few times a second.
+ * has run for a second (or $PERF2DAT_PROGRESS_DELAY seconds), and redraws a
+ * few times a second.
  */
 void p2d_cli_progress(void *ctx, uint64_t done, uint64_t total, uint64_t events)
 {
 	struct p2d_cli *cli = ctx;
 	double secs = elapsed(cli);
 
-	if (!cli->bar || secs < BAR_DELAY)
+	if (!cli->bar || secs < cli->delay)
 		return;
+	/* the reader reports events written, the selection events read: show the most */
+	if (events > cli->events_seen)
+		cli->events_seen = events;
 	if (cli->bar_shown && secs - cli->last_draw < BAR_PERIOD)
 		return;
-	draw(cli, done, total, events, secs);
+	draw(cli, done, total, cli->events_seen, secs);
 }
 
 /**
@@ -223,8 +267,13 @@ void p2d_cli_log(void *ctx, enum p2d_log_level level, const char *msg)
  */
 int p2d_cli_convert(struct p2d_cli *cli, struct p2d_options *o, struct p2d_summary *sum)
 {
+	const char *delay = getenv("PERF2DAT_PROGRESS_DELAY");
+	char *end;
 	int ret;
 
+	cli->delay = delay && *delay ? strtod(delay, &end) : BAR_DELAY;
+	if (delay && *delay && (*end || cli->delay < 0))
+		cli->delay = BAR_DELAY;
 	cli->bar = !cli->quiet && isatty(STDERR_FILENO);
 	if (cli->bar) {
 		o->progress = p2d_cli_progress;

@@ -51,6 +51,8 @@ enum {
  * @bar_shown: a bar is on the screen
  * @start: when the conversion started
  * @last_draw: seconds after @start of the last drawing
+ * @delay: seconds before a bar appears (PERF2DAT_PROGRESS_DELAY, default 1)
+ * @events_seen: the highest event count reported
  */
 struct p2d_cli {
 	const char	*prog;
@@ -61,6 +63,8 @@ struct p2d_cli {
 	bool		bar_shown;
 	struct timespec	start;
 	double		last_draw;
+	double		delay;
+	uint64_t	events_seen;
 };
 
 void p2d_cli_init(struct p2d_cli *cli, const char *prog, struct p2d_options *o);

@@ -57,7 +57,7 @@ struct time_range {
  * @times: the --time windows
  * @nr_times: count of @times
  * @percent: @times are percentages of the recording, not resolved yet
- * @tick: events seen, for progress reports
+ * @tick: events read, for progress reports
  */
 struct p2d_select {
 	bool			active;
@@ -485,8 +485,9 @@ int p2d_select_init(struct p2d_conv *cv)
  * @ev: the event, as the import handler delivers it
  *
  * Events left out are counted in &p2d_summary.filtered. Also reports
- * progress now and then. An event that arrives before the formats is
- * passed on (the sink reports that).
+ * progress every PROGRESS_EVERY events, with the count of events read so
+ * far. An event that arrives before the formats is passed on (the sink
+ * reports that).
  *
  * Returns 1 to keep the event, 0 to leave it out, or a negative errno
  * (message recorded).
@@ -499,8 +500,9 @@ int p2d_select_event(struct p2d_conv *cv, const struct p2d_event *ev)
 
 	if (!sel)
 		return 1;
-	if (!(++sel->tick % PROGRESS_EVERY))
-		p2d_sink_progress(cv);
+	if (!(++sel->tick % PROGRESS_EVERY) && cv->opts->progress)
+		cv->opts->progress(cv->opts->progress_ctx, p2d_in_pos(cv->in), cv->in->size,
+				   sel->tick);
 	if (!sel->active || !cv->tracing)
 		return 1;
 	if (!sel->resolved) {

@@ -19,9 +19,10 @@ abspath() {
 }
 how_to_proceed() {
 	cat >&2 <<MSG
-$me: To install the front end elsewhere, reconfigure with one of:
-$me:   ./configure --prefix=/usr/local           (the default: /usr/local/bin/trace-cmd
-$me:                                               comes before /usr/bin in PATH)
+$me: Choose another place for the front end, and configure again with one of:
+$me:   ./configure --prefix=DIR                 (DIR/bin/trace-cmd, with DIR/bin ahead of
+$me:                                             $(dirname "$real") in PATH; the default DIR
+$me:                                             is /usr/local)
 $me:   ./configure --program-prefix=p2d-        (installs p2d-trace-cmd)
 $me:   ./configure --disable-trace-cmd-frontend (perf2dat and the library only)
 MSG
@@ -46,7 +47,7 @@ check)
 	fi
 	;;
 uninstall)
-	dest=$2 marker=$3
+	dest=$2 marker=$3 real=
 	if [ -e "$dest" ] && ! is_front_end "$marker" "$dest"; then
 		echo "$me: not removing $dest: it is not the perf2dat trace-cmd front end" >&2
 	else

@@ -1,2 +1,216 @@
 #!/bin/sh
-exit 77
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The trace-cmd front end, as installed: make install DESTDIR=a temporary
+# directory, then through the front end installed there:
+#  - pass-through: output, error output and exit status are the real
+#    trace-cmd's (--version, help, list, an unknown command, report of a
+#    trace.dat, report reading standard input, convert of a trace.dat);
+#  - convert --from-perf: the summary, the report equal to perf script,
+#    the refusal to overwrite and --force, the file-name forms, compression
+#    round trip (zstd output reports exactly as the uncompressed one);
+#  - report and dump of a perf.data (also -iFILE and the default trace.dat):
+#    the same as of its conversion, other options unchanged;
+#  - each selection option against perf script (tests/select-lib.sh);
+#  - the front end refuses to run itself as the real trace-cmd;
+#  - make uninstall removes everything make install added;
+#  - make install refuses to replace the real trace-cmd or another program.
+set -u
+if [ "${FRONTEND_ENABLED:-no}" != yes ]; then
+	echo "SKIP: frontend: the front end is not built (configure found no trace-cmd)"
+	exit 77
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() {
+	echo "FAIL: frontend: $*"
+	exit 1
+}
+. "$TOP_SRCDIR/tests/select-lib.sh"
+need_tools frontend
+
+# a make of its own, not a part of the make check running this test
+run_make() {
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES \
+		$MAKE_PROG -C "$TOP_BUILDDIR" "$@" > "$tmp/make.log" 2>&1
+}
+abspath() {
+	realpath -m -- "$1"
+}
+
+# configured with --prefix=/usr, say: the front end would replace the real one
+if [ "$(abspath "$INST_BINDIR/$FRONT_NAME")" = "$(abspath "$REAL_TRACE_CMD")" ]; then
+	run_make install DESTDIR="$tmp/root" && fail "installed over $REAL_TRACE_CMD"
+	grep -q 'that is the real trace-cmd' "$tmp/make.log" || fail "refusal: $(tail "$tmp/make.log")"
+	echo "SKIP: frontend: configured to install over the real trace-cmd; make install refuses"
+	exit 77
+fi
+
+root=$tmp/root
+run_make install DESTDIR="$root" || fail "make install: $(tail -n 20 "$tmp/make.log")"
+FRONT=$root$INST_BINDIR/$FRONT_NAME
+LD_LIBRARY_PATH=$root$INST_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export LD_LIBRARY_PATH
+for f in "$INST_BINDIR/perf2dat" "$INST_BINDIR/$FRONT_NAME" "$INST_INCLUDEDIR/perf2dat.h" \
+	 "$INST_LIBDIR/pkgconfig/libperf2dat.pc" "$INST_COMPLETIONDIR/perf2dat" \
+	 "$INST_COMPLETIONDIR/trace-cmd"; do
+	[ -e "$root$f" ] || fail "make install did not install $f"
+done
+ls "$root$INST_LIBDIR"/libperf2dat.so.* > /dev/null 2>&1 || fail "no library installed"
+[ ! -e "$REAL_TRACE_CMD" ] || ! cmp -s "$FRONT" "$REAL_TRACE_CMD" || fail "installed the real trace-cmd?"
+
+# the pkg-config file builds a program against the installed library
+cat > "$tmp/use.c" <<'EOF'
+#include <perf2dat.h>
+#include <stdio.h>
+int main(void) { puts(p2d_version()); return 0; }
+EOF
+if command -v pkg-config > /dev/null && command -v cc > /dev/null; then
+	flags=$(PKG_CONFIG_PATH=$root$INST_LIBDIR/pkgconfig PKG_CONFIG_SYSROOT_DIR=$root \
+		pkg-config --cflags --libs libperf2dat) || fail "pkg-config libperf2dat"
+	cc -o "$tmp/use" "$tmp/use.c" $flags 2> "$tmp/cc.err" || fail "cc with pkg-config: $(cat "$tmp/cc.err")"
+	"$tmp/use" | grep -q '^[0-9]' || fail "program built with pkg-config does not run"
+fi
+
+cd "$tmp" || exit 1
+cp "$DATA/sample.data" "$tmp/sample.data"
+"$PERF2DAT" -q "$DATA/sample.data" -o "$tmp/ref.dat" || fail "perf2dat"
+
+# --------------------------------------------------------------- pass-through
+# same_as_real NAME ARGS...: both invoked as "trace-cmd" (argv[0]) through PATH
+realdir=$(dirname "$REAL_TRACE_CMD")
+mkdir "$tmp/frontbin" && ln -s "$FRONT" "$tmp/frontbin/trace-cmd"
+same_as_real() {
+	name=$1
+	shift
+	(PATH=$tmp/frontbin:$PATH; trace-cmd "$@") > "$tmp/f.out" 2> "$tmp/f.err" < "$tmp/stdin"
+	echo $? > "$tmp/f.rc"
+	(PATH=$realdir:$PATH; trace-cmd "$@") > "$tmp/r.out" 2> "$tmp/r.err" < "$tmp/stdin"
+	echo $? > "$tmp/r.rc"
+	cmp -s "$tmp/f.out" "$tmp/r.out" || fail "pass-through $name: output differs"
+	cmp -s "$tmp/f.err" "$tmp/r.err" || fail "pass-through $name: error output differs"
+	cmp -s "$tmp/f.rc" "$tmp/r.rc" ||
+		fail "pass-through $name: exit status $(cat "$tmp/f.rc"), real $(cat "$tmp/r.rc")"
+	echo "pass-through $name: exit status $(cat "$tmp/r.rc"), $(wc -c < "$tmp/r.out") bytes: identical"
+}
+: > "$tmp/stdin"
+same_as_real --version --version
+same_as_real help help
+same_as_real no-command
+same_as_real unknown-command no-such-command
+same_as_real list-compression list -c
+if grep -q ' tracefs ' /proc/mounts || [ "$(id -u)" -ne 0 ]; then
+	same_as_real list list
+else
+	echo "pass-through list: not run (as root it could mount tracefs on this host)"
+fi
+same_as_real report-dat report ref.dat
+same_as_real report-options report --cpu 1 -F 'sched_switch: prev_pid > 0' -t ref.dat
+same_as_real report-bad-file report sample.dat.missing
+cp "$tmp/ref.dat" "$tmp/stdin"
+same_as_real report-stdin report /dev/stdin
+: > "$tmp/stdin"
+same_as_real convert-dat convert -i ref.dat --compression none converted.dat
+
+# --------------------------------------------------------------- convert --from-perf
+"$FRONT" convert --from-perf sample.data -o conv.dat > out 2> err || fail "convert: $(cat err)"
+grep -q '^trace-cmd: 629 events, 2 CPUs, 0 lost, [0-9]* tasks -> conv.dat ([0-9.]* KiB, [0-9]*% of the input)$' out ||
+	fail "convert summary: $(cat out)"
+"$TRACE_CMD" report -N -t conv.dat > conv.report 2>/dev/null || fail "report of the conversion"
+perf_script sample.data > all.perf
+"$PYTHON3" "$COMPARE" all.perf conv.report --name "convert --from-perf" || fail "conversion differs"
+
+cp conv.dat keep.dat
+"$FRONT" convert --from-perf -i sample.data -o conv.dat > out 2> err && fail "overwrote without --force"
+grep -q 'conv.dat exists (use --force' err || fail "refusal message: $(cat err)"
+cmp -s conv.dat keep.dat || fail "the existing output was modified"
+"$FRONT" convert --from-perf -q -f --compression zstd sample.data conv.dat > out 2> err ||
+	fail "--force: $(cat err)"
+[ ! -s out ] || fail "-q printed: $(cat out)"
+"$TRACE_CMD" dump --summary conv.dat 2>&1 | grep -q 'zstd' || fail "--compression zstd: not compressed"
+"$TRACE_CMD" report -N -t conv.dat > zstd.report 2>/dev/null || fail "report of the zstd output"
+cmp -s conv.report zstd.report || fail "compression round trip: reports differ"
+echo "compression round trip: zstd output reports exactly as the uncompressed one"
+"$FRONT" convert --from-perf --compression zstd --file-version 6 sample.data -o v6.dat \
+	> out 2> err && fail "compression with version 6 accepted"
+"$FRONT" convert --from-perf --file-version 6 sample.data -o v6.dat > out 2> err || fail "version 6"
+[ "$(od -An -c -j 10 -N 1 v6.dat | tr -d ' ')" = 6 ] || fail "not a version 6 file"
+mkdir cwd && (cd cwd && cp ../sample.data perf.data && "$FRONT" convert --from-perf -q) ||
+	fail "default names perf.data -> trace.dat"
+[ -s cwd/trace.dat ] || fail "no trace.dat written by default"
+"$FRONT" convert --from-perf --help | grep -q 'usage: trace-cmd convert --from-perf' || fail "--help"
+"$FRONT" convert --from-perf --bogus sample.data > out 2> err
+[ $? -eq 2 ] || fail "unknown option: exit status"
+
+# --------------------------------------------------------------- report / dump of a perf.data
+"$TRACE_CMD" report ref.dat > ref.report 2> /dev/null
+for form in "report sample.data" "report -i sample.data" "report -isample.data" \
+	    "report -N -t -i sample.data" "report --cpu 1 sample.data" "report -- sample.data"; do
+	# shellcheck disable=SC2086
+	"$FRONT" $form > got 2> err || fail "$form: $(cat err)"
+	# shellcheck disable=SC2086
+	"$TRACE_CMD" $(echo "$form" | sed 's/sample\.data/ref.dat/') > want 2> /dev/null
+	cmp -s got want || fail "$form: not the report of the conversion"
+	echo "trace-cmd $form: $(wc -l < got) lines, as of the conversion"
+done
+(cd cwd && cp perf.data trace.dat && "$FRONT" report > ../got 2> ../err) || fail "default trace.dat: $(cat err)"
+cmp -s got ref.report || fail "report of a perf.data named trace.dat"
+"$FRONT" dump --summary sample.data > got 2> err || fail "dump --summary: $(cat err)"
+grep -q flyrecord got || fail "dump of a perf.data: $(cat got)"
+printf 'neither perf.data nor trace.dat' > junk.data
+same_as_real report-junk report junk.data
+
+# --------------------------------------------------------------- selection
+convert() {
+	"$FRONT" convert --from-perf -q "$@"
+}
+run_selection_checks
+
+# --------------------------------------------------------------- never itself
+# In a private mount namespace, put the front end over the real trace-cmd: it
+# must notice and refuse instead of running itself.
+if unshare -rm true 2> /dev/null || unshare -m true 2> /dev/null; then
+	ns=-m
+	unshare -m true 2> /dev/null || ns=-rm
+	unshare $ns sh -c 'mount --bind "$1" "$2" && exec "$2" --version' sh "$FRONT" "$REAL_TRACE_CMD" \
+		> out 2> err
+	rc=$?
+	if grep -q 'permission denied\|Operation not permitted' err; then
+		echo "self-exec check: not run (bind mount not permitted)"
+	else
+		[ $rc -eq 127 ] && grep -q 'is this front end itself' err ||
+			fail "front end over the real trace-cmd: exit status $rc: $(cat err)"
+		echo "self-exec check: refused ($(cat err))"
+	fi
+else
+	echo "self-exec check: not run (no mount namespace)"
+fi
+
+# --------------------------------------------------------------- uninstall
+run_make uninstall DESTDIR="$root" || fail "make uninstall: $(tail -n 20 "$tmp/make.log")"
+left=$(find "$root" ! -type d)
+[ -z "$left" ] || fail "make uninstall left: $left"
+
+# --------------------------------------------------------------- refusals
+# the real trace-cmd where the front end would go (as with --prefix=/usr)
+run_make install DESTDIR="$tmp/s1" REAL_TRACE_CMD="$INST_BINDIR/$FRONT_NAME" &&
+	fail "installed over the real trace-cmd"
+grep -q "refusing to install the trace-cmd front end as $INST_BINDIR/$FRONT_NAME" "$tmp/make.log" &&
+	grep -q 'that is the real trace-cmd' "$tmp/make.log" &&
+	grep -q -- '--program-prefix' "$tmp/make.log" || fail "refusal message: $(tail "$tmp/make.log")"
+[ ! -e "$tmp/s1$INST_BINDIR/$FRONT_NAME" ] || fail "a front end was installed over the real trace-cmd"
+sed -n 's/^perf2dat: //p' "$tmp/make.log"
+# the real trace-cmd's own directory, staged
+run_make install DESTDIR="$tmp/s2" bindir="$realdir" &&
+	fail "DESTDIR install with bindir $realdir accepted: it would replace $REAL_TRACE_CMD"
+grep -q "that is the real trace-cmd" "$tmp/make.log" || fail "DESTDIR refusal: $(tail "$tmp/make.log")"
+# another program already there
+mkdir -p "$tmp/s3$INST_BINDIR"
+printf '#!/bin/sh\necho another trace-cmd\n' > "$tmp/s3$INST_BINDIR/$FRONT_NAME"
+cp "$tmp/s3$INST_BINDIR/$FRONT_NAME" "$tmp/other"
+run_make install DESTDIR="$tmp/s3" && fail "installed over another program"
+grep -q 'not a perf2dat front end' "$tmp/make.log" || fail "refusal message: $(tail "$tmp/make.log")"
+run_make uninstall DESTDIR="$tmp/s3"
+cmp -s "$tmp/s3$INST_BINDIR/$FRONT_NAME" "$tmp/other" || fail "another trace-cmd was modified or removed"
+echo "PASS: frontend"
+exit 0
