@@ -141,6 +141,8 @@ static int write_system(struct p2d_conv *cv, const char *events, const char *sys
 	if (mkdir(dir, 0700) < 0)
 		return -errno;
 	for (i = 0; i < nr; i++) {
+		if (!formats[i].len)
+			continue;	/* dropped: damaged (p2d-tracing.c) */
 		format_name(&formats[i], i, name, sizeof(name));
 		ret = write_format(dir, name, &formats[i]);
 		if (ret == -EEXIST) {
@@ -180,11 +182,13 @@ static int write_events(struct p2d_conv *cv, const char *events)
 {
 	const struct p2d_tracing *t = cv->tracing;
 	struct p2d_span std = { std_ftrace_format, sizeof(std_ftrace_format) - 1 };
+	unsigned int i, nr_ftrace = 0;
 	char sys[160];
-	unsigned int i;
 	int ret;
 
-	if (t->nr_ftrace)
+	for (i = 0; i < t->nr_ftrace; i++)
+		nr_ftrace += t->ftrace[i].len != 0;
+	if (nr_ftrace)
 		ret = write_system(cv, events, "ftrace", t->ftrace, t->nr_ftrace);
 	else
 		ret = write_system(cv, events, "ftrace", &std, 1);
