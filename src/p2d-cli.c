@@ -311,9 +311,9 @@ void p2d_cli_summary(const struct p2d_cli *cli, const struct p2d_options *o,
 	if (s->input_bytes)
 		snprintf(ratio, sizeof(ratio), ", %.0f%% of the input",
 			 100.0 * (double)s->output_bytes / (double)s->input_bytes);
-	if (comp && s->output_bytes && s->data_bytes)
-		snprintf(cratio, sizeof(cratio), ", trace data compressed %.1f:1",
-			 (double)s->data_bytes / (double)s->output_bytes);
+	if (comp && s->output_bytes && s->uncompressed_bytes)
+		snprintf(cratio, sizeof(cratio), ", compressed %.1f:1",
+			 (double)s->uncompressed_bytes / (double)s->output_bytes);
 	printf("%s: %llu events%s, %d CPUs, %llu lost, %u tasks -> %s (%s%s%s)\n", cli->prog,
 	       (unsigned long long)s->events, sel, s->cpus, (unsigned long long)s->lost,
 	       s->tasks, o->output, size_str(size, sizeof(size), (double)s->output_bytes),

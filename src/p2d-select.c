@@ -19,6 +19,8 @@
 #define NR_EVENT_IDS	65536		/* common_type is a u16 */
 #define PROGRESS_EVERY	256		/* events between progress reports */
 #define MAX_RANGES	1024		/* list items and time ranges */
+#define TASK_BYTES	24		/* a task's line in the output, about */
+#define FIXED_BYTES	1024		/* the output's headers and options, about */
 
 /** struct id_range - an inclusive range of ids (CPUs, pids, tids) */
 struct id_range {
@@ -553,9 +555,9 @@ bool p2d_select_lost(struct p2d_conv *cv, uint32_t cpu, uint64_t ts)
  * @cv: conversion
  * @ret: its result so far
  *
- * Fills &p2d_summary.data_bytes (the ring-buffer data, before any
- * compression), explains a lack of events caused by the selection, and frees
- * @cv->select. Call it before the CPU data is released.
+ * Fills &p2d_summary.uncompressed_bytes, explains a lack of events caused by
+ * the selection, and frees @cv->select. Call it before the CPU data is
+ * released.
  */
 void p2d_select_release(struct p2d_conv *cv, int ret)
 {
@@ -564,8 +566,11 @@ void p2d_select_release(struct p2d_conv *cv, int ret)
 
 	for (i = 0; !ret && i < cv->cpus.nr; i++) {
 		if (cv->cpus.cpu[i])
-			cv->sum->data_bytes += cv->cpus.cpu[i]->bytes;
+			cv->sum->uncompressed_bytes += cv->cpus.cpu[i]->bytes;
 	}
+	if (!ret && cv->tracing)
+		cv->sum->uncompressed_bytes += cv->tracing->blob_len + FIXED_BYTES +
+					       (uint64_t)cv->sum->tasks * TASK_BYTES;
 	if (ret == -ENODATA && !cv->sum->events && cv->sum->filtered)
 		snprintf(cv->sum->error, sizeof(cv->sum->error), "no events left after the"
 			 " selection (%llu tracepoint samples left out)",

@@ -112,7 +112,9 @@ struct p2d_options {
  * @error: on failure, one line "offset 0x...: what is wrong" (may be empty)
  * @filtered: tracepoint samples left out by the selection (&p2d_options
  *	events, cpus, time, pids, tids)
- * @data_bytes: ring-buffer data written, before any compression
+ * @uncompressed_bytes: about what the output takes without compression
+ *	(ring-buffer pages, the recording's tracing metadata, task names), to
+ *	tell how much --compression saved
  */
 struct p2d_summary {
 	uint64_t	events;
@@ -127,7 +129,7 @@ struct p2d_summary {
 	uint64_t	output_bytes;
 	char		error[512];
 	uint64_t	filtered;
-	uint64_t	data_bytes;
+	uint64_t	uncompressed_bytes;
 };
 
 /**

@@ -24,4 +24,18 @@ run_selection_checks
 kept=$(sed -n 's/^perf2dat: \([0-9]*\) events (\([0-9]*\) left out by the selection).*$/\1/p' "$tmp/out")
 out=$(sed -n 's/^perf2dat: \([0-9]*\) events (\([0-9]*\) left out by the selection).*$/\2/p' "$tmp/out")
 [ -n "$kept" ] && [ $((kept + out)) -eq 629 ] || fail "summary line: $(cat "$tmp/out")"
+# with compression, the summary's ratio is about the real one
+for sel in "" "-e sched:sched_switch --cpu 1 --time 10%"; do
+	# shellcheck disable=SC2086
+	"$PERF2DAT" -f $sel "$DATA/sample.data" -o "$tmp/u.dat" > /dev/null || fail "ratio: plain"
+	# shellcheck disable=SC2086
+	"$PERF2DAT" -f $sel --compression zstd "$DATA/sample.data" -o "$tmp/z.dat" > "$tmp/out" ||
+		fail "ratio: zstd"
+	shown=$(sed -n 's/^.*, compressed \([0-9.]*\):1)$/\1/p' "$tmp/out")
+	[ -n "$shown" ] || fail "no compression ratio: $(cat "$tmp/out")"
+	awk -v u="$(wc -c < "$tmp/u.dat")" -v z="$(wc -c < "$tmp/z.dat")" -v s="$shown" \
+		'BEGIN { r = u / z; exit !(s > r * 0.9 && s < r * 1.1) }' ||
+		fail "compression ratio shown $shown:1, real $(wc -c < "$tmp/u.dat")/$(wc -c < "$tmp/z.dat")"
+	echo "compression ratio [$sel]: shown $shown:1, real $(wc -c < "$tmp/u.dat")/$(wc -c < "$tmp/z.dat")"
+done
 echo "PASS: select"
