@@ -398,7 +398,8 @@ static int resolve_events(struct p2d_conv *cv, struct p2d_select *sel)
 		for (i = 0; i < n; i++) {
 			struct tep_event *ev = tep_get_event(tep, i);
 
-			if (ev->id < 0 || ev->id >= NR_EVENT_IDS || !event_matches(o->events[p], ev))
+			if (ev->id < 0 || ev->id >= NR_EVENT_IDS ||
+			    !event_matches(o->events[p], ev))
 				continue;
 			sel->ids[ev->id / 8] |= (uint8_t)(1u << (ev->id % 8));
 			found = true;

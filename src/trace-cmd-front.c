@@ -179,7 +179,10 @@ static char *convert_private(const char *input)
 	return path;	/* fd stays open, without close-on-exec, for trace-cmd */
 }
 
-/* The options of trace-cmd 3.1's report and dump that take an argument */
+/* The options of trace-cmd 3.1's report and dump, as trace-cmd parses them */
+#define REPORT_SHORT	"+hSIi:H:feGpRr:tPNn:LlEwF:V::vTqO:"
+#define DUMP_SHORT	"+hvai:"
+
 static const struct option report_long[] = {
 	{ "cpu", required_argument, NULL, 1 },		{ "cpus", no_argument, NULL, 1 },
 	{ "events", no_argument, NULL, 1 },		{ "event", required_argument, NULL, 1 },
@@ -242,7 +245,7 @@ static char **report_args(int argc, char **argv, bool dump)
 	memcpy(nv, argv, (size_t)argc * sizeof(*nv));
 	opterr = 0;
 	optind = 0;
-	while ((c = getopt_long(argc - 1, nv + 1, dump ? "+hvai:" : "+hSIi:H:feGpRr:tPNn:LlEwF:V::vTqO:",
+	while ((c = getopt_long(argc - 1, nv + 1, dump ? DUMP_SHORT : REPORT_SHORT,
 				dump ? dump_long : report_long, NULL)) != -1) {
 		if (c != 'i' || !optarg)
 			continue;
