@@ -144,7 +144,7 @@ static const char *count_str(char *buf, size_t len, uint64_t n)
 {
 	if (n < 100000)
 		snprintf(buf, len, "%llu", (unsigned long long)n);
-	else if (n < 100000000)
+	else if (n < 1000000)
 		snprintf(buf, len, "%.1fk", (double)n / 1e3);
 	else
 		snprintf(buf, len, "%.1fM", (double)n / 1e6);
@@ -176,10 +176,13 @@ static void draw(struct p2d_cli *cli, uint64_t done, uint64_t total, uint64_t ev
 			 (int)(100 * done / total), sizes_str(a, sizeof(a), (double)done,
 							  (double)total),
 			 e, r, (int)eta / 60, (int)eta % 60);
-		/* the bar takes the room left on the line, up to BAR_WIDTH */
-		room = width - 1 - (int)strlen(cli->prog) - 2 - 3 - (int)strlen(tail);
-		room = room > BAR_WIDTH ? BAR_WIDTH : room;
-		if (room >= 8) {
+		/* the bar takes the room left on the first line drawn, up to BAR_WIDTH */
+		if (!cli->bar_room) {
+			room = width - 1 - (int)strlen(cli->prog) - 2 - 3 - (int)strlen(tail) - 4;
+			cli->bar_room = room > BAR_WIDTH ? BAR_WIDTH : room < 8 ? -1 : room;
+		}
+		room = cli->bar_room;
+		if (room > 0) {
 			fill = (int)((double)room * (double)done / (double)total);
 			memset(bar, '#', (size_t)fill);
 			memset(bar + fill, '.', (size_t)(room - fill));

@@ -53,6 +53,7 @@ enum {
  * @last_draw: seconds after @start of the last drawing
  * @delay: seconds before a bar appears (PERF2DAT_PROGRESS_DELAY, default 1)
  * @events_seen: the highest event count reported
+ * @bar_room: width of the bar, fixed when first drawn; -1: no room for one
  */
 struct p2d_cli {
 	const char	*prog;
@@ -65,6 +66,7 @@ struct p2d_cli {
 	double		last_draw;
 	double		delay;
 	uint64_t	events_seen;
+	int		bar_room;
 };
 
 void p2d_cli_init(struct p2d_cli *cli, const char *prog, struct p2d_options *o);
