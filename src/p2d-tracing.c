@@ -354,22 +354,27 @@ static void parse_formats(struct p2d_conv *cv, struct p2d_tracing *t, uint64_t o
 	enum tep_errno err;
 
 	setup_tep(tep, t);
+	/*
+	 * The header_page goes into the trace.dat as it is, and libtracecmd
+	 * takes the page size from it (a page size that is not a power of two
+	 * made it write the CPU data over the file header): it must describe
+	 * the pages we build, or the standard layout is written instead.
+	 */
 	if (t->header_page.len &&
 	    !tep_parse_header_page(tep, (char *)t->header_page.data, t->header_page.len,
-				   (int)t->long_size)) {
-		int hp_long = tep_get_header_page_size(tep);
-		int sub = tep_get_sub_buffer_size(tep);
+				   (int)t->long_size) &&
+	    tep_get_header_timestamp_size(tep) == 8 &&
+	    (tep_get_header_page_size(tep) == 4 || tep_get_header_page_size(tep) == 8) &&
+	    valid_page_size((unsigned int)tep_get_sub_buffer_size(tep))) {
+		unsigned int sub = (unsigned int)tep_get_sub_buffer_size(tep);
 
 		/* the commit field has the size of the kernel's long */
-		if (hp_long == 4 || hp_long == 8)
-			t->long_size = (unsigned int)hp_long;
+		t->long_size = (unsigned int)tep_get_header_page_size(tep);
 		/* trace-cmd takes the page size from header_page: so do we */
-		if (valid_page_size((unsigned int)sub)) {
-			if ((unsigned int)sub != t->page_size)
-				p2d_info(cv, "page size %u from header_page, %u in tracing data",
-					 sub, t->page_size);
-			t->page_size = (unsigned int)sub;
-		}
+		if (sub != t->page_size)
+			p2d_info(cv, "page size %u from header_page, %u in tracing data",
+				 sub, t->page_size);
+		t->page_size = sub;
 	} else {
 		p2d_warn(cv, off, "tracing data: unusable header_page, using the standard layout");
 		t->header_page.len = 0;
