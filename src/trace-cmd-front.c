@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,6 +160,7 @@ static char *convert_private(const char *input)
 	struct p2d_summary sum;
 	struct p2d_options o;
 	struct p2d_cli cli;
+	void (*xfsz)(int);
 	char *path;
 	int fd, ret;
 
@@ -170,7 +172,10 @@ static char *convert_private(const char *input)
 	o.input = input;
 	o.output = NULL;
 	o.output_fd = fd;
+	/* a file size limit fails the write cleanly; trace-cmd gets the old disposition */
+	xfsz = signal(SIGXFSZ, SIG_IGN);
 	ret = p2d_cli_convert(&cli, &o, &sum);
+	signal(SIGXFSZ, xfsz);
 	p2d_cli_release(&cli);
 	if (ret)
 		exit(1);
@@ -380,6 +385,8 @@ static int convert_from_perf(int argc, char **argv)
 	}
 	if (!o.input)
 		o.input = "perf.data";
+	/* a file size limit (ulimit -f) makes writes fail with EFBIG: a clean error */
+	signal(SIGXFSZ, SIG_IGN);
 	ret = p2d_cli_convert(&cli, &o, &sum);
 	if (!ret && !cli.quiet)
 		p2d_cli_summary(&cli, &o, &sum);
