@@ -286,7 +286,7 @@ static int check_cpu_sizes(struct p2d_conv *cv)
  * termination signals pending while it exists (only while the headers are
  * written), so an interrupted conversion leaves nothing behind.
  */
-static const int held_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
+static const int held_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXFSZ };
 
 static int make_tracedir(struct p2d_conv *cv, sigset_t *old)
 {

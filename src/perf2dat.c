@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,6 +124,8 @@ int main(int argc, char **argv)
 	struct p2d_cli cli;
 	int ret;
 
+	/* a file size limit (ulimit -f) makes writes fail with EFBIG: a clean error */
+	signal(SIGXFSZ, SIG_IGN);
 	p2d_options_init(&o);
 	p2d_cli_init(&cli, PROG, &o);
 	parse_args(argc, argv, &o, &cli);

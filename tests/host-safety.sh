@@ -3,7 +3,10 @@
 #
 # The converter must leave the host as it found it: kernel.kptr_restrict
 # unchanged (libtracecmd's writer tries to set it to 0 when run as root),
-# no new mounts, no access to the host's tracefs or debugfs.
+# no new mounts, no access to the host's tracefs or debugfs, tracefs's
+# settings unchanged, and nothing written outside the output's directory
+# and $TMPDIR (every file operation of several conversions, good and bad,
+# is checked with strace). Meant to be run as root too (CI is).
 set -u
 [ -n "${TRACE_CMD:-}" ] || true
 tmp=$(mktemp -d)
@@ -12,28 +15,65 @@ fail() {
 	echo "FAIL: host-safety: $*"
 	exit 1
 }
+out="$tmp/out"
+priv="$tmp/tmpdir"
+mkdir "$out" "$priv"
+TMPDIR=$priv
+export TMPDIR
+# the real program, not libtool's wrapper script
+prog=$PERF2DAT
+if [ -x "$(dirname "$PERF2DAT")/.libs/perf2dat" ]; then
+	prog="$(dirname "$PERF2DAT")/.libs/perf2dat"
+	LD_LIBRARY_PATH="$(dirname "$PERF2DAT")/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+	export LD_LIBRARY_PATH
+fi
+# LeakSanitizer (sanitizer build) cannot work under strace
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+export ASAN_OPTIONS
 
 kptr=/proc/sys/kernel/kptr_restrict
 before=$(cat $kptr 2>/dev/null)
 mounts_before=$(cat /proc/self/mountinfo | awk '{ print $5, $9 }' | sort)
+# tracefs settings (readable by root only)
+tracefs_state() {
+	for f in tracing_on current_tracer trace_clock buffer_size_kb set_event events/enable; do
+		[ -r "/sys/kernel/tracing/$f" ] && echo "$f: $(cat "/sys/kernel/tracing/$f" 2>&1)"
+	done | cksum
+}
+tracefs_before=$(tracefs_state)
 
+n=0
 run() {
+	n=$((n + 1))
 	if command -v strace >/dev/null 2>&1; then
-		strace -f -y -qq -e trace=openat,open,write,mount,umount2 -o "$tmp/strace" "$@"
+		strace -f -y -qq -s 4096 -e trace=%file,write,mount,umount2 -o "$tmp/strace.$n" "$@"
 	else
 		"$@"
 	fi
 }
-run "$PERF2DAT" -q "$DATA/sample.data" -o "$tmp/a.dat" || fail "conversion failed"
-run "$PERF2DAT" -q --compression zstd "$DATA/sample.data" -o "$tmp/b.dat" ||
+run "$prog" -q "$DATA/sample.data" -o "$out/a.dat" || fail "conversion failed"
+run "$prog" -q --compression zstd "$DATA/sample.data" -o "$out/b.dat" ||
 	fail "compressed conversion failed"
+run "$prog" -q --file-version 6 "$DATA/pipe.data" -o "$out/c.dat" || fail "version 6 failed"
+run "$prog" -q -f "$DATA/sample.data" -o "$out/a.dat" || fail "replacing with -f failed"
+run "$prog" -q -i - -o "$out/d.dat" < "$DATA/pipe-zstd.data" || fail "standard input failed"
+run "$prog" -q "$DATA/threads.data" -o "$out/e.dat" || fail "directory failed"
+echo 'ffffffff81000000 T _stext' > "$tmp/ksyms"
+run "$prog" -q --kallsyms "$tmp/ksyms" "$DATA/sample.data" -o "$out/f.dat" ||
+	fail "--kallsyms failed"
+head -c 70000 "$DATA/sample.data" > "$tmp/cut.data"
+run "$prog" -q "$tmp/cut.data" -o "$out/g.dat" 2> /dev/null && fail "a cut file converted"
+[ ! -e "$out/g.dat" ] || fail "output left after an error"
 
 after=$(cat $kptr 2>/dev/null)
 [ "$before" = "$after" ] || fail "kptr_restrict changed from '$before' to '$after'"
 mounts_after=$(cat /proc/self/mountinfo | awk '{ print $5, $9 }' | sort)
 [ "$mounts_before" = "$mounts_after" ] || fail "the mount table changed"
+[ "$tracefs_before" = "$(tracefs_state)" ] || fail "tracefs settings changed"
+[ -z "$(ls -A "$priv")" ] || fail "left in \$TMPDIR: $(ls -A "$priv")"
 
-if [ -f "$tmp/strace" ]; then
+if [ -f "$tmp/strace.1" ]; then
+	cat "$tmp"/strace.* > "$tmp/strace"
 	if grep -E 'write\([0-9]+</proc/sys/kernel/kptr_restrict>.*= [0-9]+$' "$tmp/strace"; then
 		fail "kptr_restrict was written"
 	fi
@@ -43,8 +83,52 @@ if [ -f "$tmp/strace" ]; then
 	if grep -E 'open(at)?\(.*"(/sys/kernel/(tracing|debug)|/proc/mounts)' "$tmp/strace"; then
 		fail "the host's tracefs or mount table was read"
 	fi
-	checked="strace: no kptr_restrict write, no mount, no tracefs access"
+	# every path something was (or could have been) written to: opened for
+	# writing, created, removed, renamed, linked, changed
+	ops='open|openat|openat2|creat|mkdir|mkdirat|rmdir|unlink|unlinkat|rename|renameat'
+	ops="$ops|renameat2|link|linkat|symlink|symlinkat|truncate|chmod|fchmodat|chown|lchown"
+	ops="$ops|fchownat|mknod|mknodat|utimensat|utimes|setxattr|lsetxattr|removexattr"
+	grep -E "^[0-9]+ +($ops)\(" "$tmp/strace" |
+		grep -v -E '^[0-9]+ +(open|openat|openat2)\(' > "$tmp/changes"
+	grep -E '^[0-9]+ +(open|openat|openat2|creat)\(' "$tmp/strace" |
+		grep -E 'O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|O_APPEND|O_TMPFILE' >> "$tmp/changes"
+	awk '{
+		name = $2
+		sub(/\(.*/, "", name)
+		n = 0
+		s = $0
+		while (match(s, /"[^"]*"/)) {
+			str[++n] = substr(s, RSTART + 1, RLENGTH - 2)
+			s = substr(s, RSTART + RLENGTH)
+		}
+		if (!n)
+			next
+		if (name ~ /^(link|linkat|symlink|symlinkat)$/)
+			print str[n]
+		else if (name ~ /^rename/)
+			for (i = 1; i <= n; i++)
+				print str[i]
+		else
+			print str[1]
+	}' "$tmp/changes" | sort -u > "$tmp/written"
+	outside=
+	while IFS= read -r p; do
+		case $p in
+		/*) ;;
+		*) p="$PWD/$p" ;;
+		esac
+		case $p in
+		"$out" | "$out"/* | "$priv" | "$priv"/* | /dev/null) ;;
+		$kptr) ;;	# opened by libtracecmd, never written (checked above)
+		*) outside="$outside $p" ;;
+		esac
+	done < "$tmp/written"
+	[ -z "$outside" ] || fail "written outside the output's directory and \$TMPDIR:$outside"
+	checked="strace of $n conversions: no kptr_restrict write, no mount, no tracefs access,"
+	checked="$checked $(wc -l < "$tmp/written") paths written, all in the output's directory"
+	checked="$checked or \$TMPDIR"
 else
 	checked="strace not available: values compared only"
 fi
-echo "PASS: host-safety: kptr_restrict '$before' unchanged, mounts unchanged; $checked"
+echo "PASS: host-safety (uid $(id -u)): kptr_restrict '$before' unchanged, mounts and tracefs" \
+	"unchanged; $checked"

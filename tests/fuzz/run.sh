@@ -1,0 +1,46 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# run.sh FUZZER: what "make fuzz" runs. Fuzzes for FUZZ_TIME seconds (60)
+# with FUZZ_JOBS processes (1) on the corpus FUZZ_CORPUS (tests/fuzz/corpus,
+# seeded by mkcorpus.sh when empty, kept between runs), with the perf.data
+# dictionary. Inputs that crash, leak or hang go to tests/fuzz/artifacts/;
+# a finding fails the run. P2D_FUZZ_INPUT=pipe feeds the inputs through a
+# pipe instead of a memfd.
+#
+# Leaks: libFuzzer's per-input check is off (libtracecmd loses a few bytes
+# in every conversion, tests/lsan.supp, and the check would run on each
+# input); LeakSanitizer still checks each fuzzing process when it ends.
+set -u
+fuzzer=$1
+here=$(cd "$(dirname "$0")" && pwd)
+time=${FUZZ_TIME:-60}
+jobs=${FUZZ_JOBS:-1}
+corpus=${FUZZ_CORPUS:-tests/fuzz/corpus}
+artifacts=${FUZZ_ARTIFACTS:-tests/fuzz/artifacts}
+if [ ! -d "$corpus" ] || [ -z "$(ls -A "$corpus")" ]; then
+	sh "$here/mkcorpus.sh" "${DATA:-$here/../data}" "$here/regress" "$corpus" || exit 1
+fi
+mkdir -p "$artifacts"
+base=/dev/shm
+[ -w "$base" ] || base=${TMPDIR:-/tmp}
+tmp=$(mktemp -d "$base/p2d-fuzz.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+before=$(ls "$corpus" | wc -l)
+P2D_FUZZ_TMPDIR=$tmp \
+LSAN_OPTIONS="suppressions=$here/../lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}" \
+ASAN_OPTIONS="detect_leaks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
+UBSAN_OPTIONS="print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}" \
+	"$fuzzer" -fork="$jobs" -max_total_time="$time" -timeout=10 -rss_limit_mb=3072 \
+	-detect_leaks=0 -dict="$here/perf.dict" -artifact_prefix="$artifacts/" \
+	-print_final_stats=1 ${FUZZ_ARGS:-} "$corpus" > "$tmp/log" 2>&1
+status=$?
+after=$(ls "$corpus" | wc -l)
+execs=$(sed -n 's/^#\([0-9]*\):.*/\1/p' "$tmp/log" | tail -n 1)
+grep -E -e '^(==[0-9]+==ERROR|SUMMARY|INFO: fuzzed for|.*(crash|leak|timeout|oom)-)' "$tmp/log" | head -40
+if [ $status -ne 0 ]; then
+	tail -n 60 "$tmp/log"
+	echo "fuzz: FAILED after ${execs:-0} executions: see $artifacts"
+	exit 1
+fi
+echo "fuzz: ${execs:-0} executions in ${time} s with $jobs job(s), corpus $before -> $after inputs, no crash, leak or hang"

@@ -1,0 +1,213 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Output safety: an existing output is never touched without --force (nor
+# by a failed conversion with it); a full disk (a file size limit, and as
+# root a small tmpfs in a private mount namespace) and SIGINT, SIGTERM,
+# SIGHUP while the input is read or while the headers are written leave no
+# output and no temporary file; a non-seekable output is refused with a
+# message. Every failure is exit 1 with one line "perf2dat: INPUT: ...".
+set -u
+tmp=$(mktemp -d)
+pids=
+cleanup() {
+	for p in $pids; do kill "$p" 2> /dev/null; done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail() {
+	echo "FAIL: output-safety: $*"
+	exit 1
+}
+checks=0
+skipped=
+out="$tmp/out"
+priv="$tmp/tmpdir"
+mkdir "$out" "$priv"
+TMPDIR=$priv
+export TMPDIR
+sample="$DATA/sample.data"
+pipe="$DATA/pipe.data"
+
+# the real program, not libtool's wrapper script: signals reach it, and a
+# file size limit is not hit by the wrapper's shell
+prog=$PERF2DAT
+if [ -x "$(dirname "$PERF2DAT")/.libs/perf2dat" ]; then
+	prog="$(dirname "$PERF2DAT")/.libs/perf2dat"
+	LD_LIBRARY_PATH="$(dirname "$PERF2DAT")/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+	export LD_LIBRARY_PATH
+fi
+
+# nothing_left WHAT: no file in the output directory nor in $TMPDIR
+nothing_left() {
+	left=$(ls -A "$out" "$priv" | grep -v -e '^$' -e ':$')
+	[ -z "$left" ] || fail "$1: left behind: $left"
+}
+
+# one_line WHAT INPUT: exit status 1 (in $st), one line naming INPUT
+one_line() {
+	[ "$st" -eq 1 ] || fail "$1: exit status $st: $(cat "$tmp/err")"
+	[ "$(wc -l < "$tmp/err")" -eq 1 ] || fail "$1: not one line: $(cat "$tmp/err")"
+	grep -q "^perf2dat: $2: " "$tmp/err" || fail "$1: message: $(cat "$tmp/err")"
+}
+
+# ---------------------------------------------------------------- existing output
+echo precious > "$out/keep.dat"
+before=$(stat -c '%i %s %Y' "$out/keep.dat")
+"$prog" -q "$sample" -o "$out/keep.dat" 2> "$tmp/err"
+st=$?
+one_line "existing output without --force" "$sample"
+grep -q 'exists (use --force' "$tmp/err" || fail "no --force hint: $(cat "$tmp/err")"
+printf 'not a recording' > "$tmp/bad.data"
+"$prog" -q -f "$tmp/bad.data" -o "$out/keep.dat" 2> "$tmp/err"
+st=$?
+one_line "failed conversion with --force" "$tmp/bad.data"
+[ "$(cat "$out/keep.dat")" = precious ] || fail "existing output modified"
+[ "$(stat -c '%i %s %Y' "$out/keep.dat")" = "$before" ] || fail "existing output touched"
+rm "$out/keep.dat"
+nothing_left "existing output"
+checks=$((checks + 2))
+
+# ---------------------------------------------------------------- non-seekable outputs
+mkfifo "$tmp/fifo"
+for target in - /dev/stdout /dev/null "$tmp/fifo"; do
+	# standard output is a pipe, as in "perf2dat ... -o - | ..."; the FIFO
+	# has no reader: perf2dat must answer at once, without opening it
+	(timeout 10 "$prog" -q -f "$sample" -o "$target" 2> "$tmp/err"; echo $? > "$tmp/st") |
+		cat > "$tmp/stdout"
+	st=$(cat "$tmp/st")
+	[ "$st" -ne 124 ] || fail "-o $target: hangs"
+	one_line "-o $target" "$sample"
+	grep -q -e 'standard output' -e 'not a regular file' "$tmp/err" ||
+		fail "-o $target: no reason given: $(cat "$tmp/err")"
+	[ ! -s "$tmp/stdout" ] || fail "-o $target: something was written"
+	checks=$((checks + 1))
+done
+nothing_left "non-seekable outputs"
+
+# ---------------------------------------------------------------- file size limit
+# ulimit -f counts 512-byte blocks in dash and 1024-byte ones in bash: the
+# limits below cross every stage whatever the unit (per-CPU pages, the
+# private directory, the headers, the CPU data, zstd or not)
+for opts in "" "--compression zstd" "--file-version 6"; do
+	for limit in 1 2 8 16 40 64 90; do
+		(ulimit -f $limit && exec "$prog" -q $opts "$sample" -o "$out/full.dat") \
+			2> "$tmp/err"
+		st=$?
+		case $st in
+		0)	# the limit was above what this conversion writes
+			rm -f "$out/full.dat" ;;
+		*)	one_line "ulimit -f $limit $opts" "$sample"
+			grep -q -e 'File too large' -e 'failed' -e 'cannot' "$tmp/err" ||
+				fail "ulimit -f $limit: reason: $(cat "$tmp/err")" ;;
+		esac
+		nothing_left "ulimit -f $limit $opts"
+		checks=$((checks + 1))
+	done
+done
+# also with the input on a pipe
+(ulimit -f 8 && exec "$prog" -q -i - -o "$out/full.dat" < "$pipe") 2> "$tmp/err"
+st=$?
+one_line "ulimit -f 8, pipe input" "<stdin>"
+nothing_left "ulimit -f 8, pipe input"
+checks=$((checks + 1))
+
+# ---------------------------------------------------------------- a full file system
+# As root, in a private mount namespace (the host's mount table is not
+# touched): a 64 KiB tmpfs as the output directory, then as $TMPDIR.
+full_fs() {
+	small="$tmp/small"
+	mkdir -p "$small"
+	unshare -m --propagation private sh -c '
+		mount -t tmpfs -o size=64k,mode=0755 p2d-test "$1" || exit 77
+		"$2" -q "$3" -o "$1/full.dat" 2> "$4/err1"; echo $? > "$4/st1"
+		ls -A "$1" > "$4/left1"
+		mkdir "$1/tmp"
+		TMPDIR="$1/tmp" "$2" -q -f "$3" -o "$4/out/full2.dat" 2> "$4/err2"
+		echo $? > "$4/st2"
+		ls -A "$1/tmp" > "$4/left2"
+		rm -f "$4/out/full2.dat"
+	' sh "$small" "$prog" "$sample" "$tmp"
+}
+if [ "$(id -u)" -eq 0 ] && command -v unshare > /dev/null 2>&1; then
+	full_fs 2> /dev/null
+	case $? in
+	0)	st=$(cat "$tmp/st1"); cp "$tmp/err1" "$tmp/err"
+		one_line "full tmpfs output directory" "$sample"
+		grep -q -i -e 'space' -e 'failed' "$tmp/err" || fail "full tmpfs: $(cat "$tmp/err")"
+		[ ! -s "$tmp/left1" ] || fail "full tmpfs: left: $(cat "$tmp/left1")"
+		# $TMPDIR holds only the private directory (small files): it may fit
+		st=$(cat "$tmp/st2"); cp "$tmp/err2" "$tmp/err"
+		[ "$st" -eq 0 ] || one_line "full tmpfs \$TMPDIR" "$sample"
+		[ ! -s "$tmp/left2" ] || fail "full tmpfs \$TMPDIR: left: $(cat "$tmp/left2")"
+		checks=$((checks + 2)) ;;
+	*)	skipped="$skipped tmpfs (mount not permitted)" ;;
+	esac
+else
+	skipped="$skipped tmpfs (not root)"
+fi
+nothing_left "full file system"
+
+# ---------------------------------------------------------------- signals
+# (a background job of a script starts with SIGINT ignored: undo that)
+dfl="env --default-signal=INT,QUIT"
+$dfl true 2> /dev/null || dfl=
+# While the input is read: a FIFO gives part of a pipe-mode recording and
+# then stalls.
+sigs="TERM HUP"
+[ -z "$dfl" ] || sigs="INT $sigs"
+for sig in $sigs; do
+	rm -f "$tmp/in.fifo"
+	mkfifo "$tmp/in.fifo"
+	(head -c 30000 "$pipe"; exec sleep 30) > "$tmp/in.fifo" &
+	feeder=$!
+	pids="$pids $feeder"
+	$dfl "$prog" -q -i "$tmp/in.fifo" -o "$out/sig.dat" 2> "$tmp/err" &
+	p=$!
+	sleep 0.5
+	kill -0 $p 2> /dev/null || fail "SIG$sig while reading: perf2dat did not wait for input"
+	{
+		kill -$sig $p
+		wait $p
+		st=$?
+	} 2> /dev/null
+	kill $feeder 2> /dev/null
+	wait $feeder 2> /dev/null
+	[ $st -gt 128 ] || fail "SIG$sig while reading: exit status $st"
+	[ ! -e "$out/sig.dat" ] || fail "SIG$sig while reading: output left"
+	nothing_left "SIG$sig while reading"
+	checks=$((checks + 1))
+done
+
+# While the headers are written, when the private directory exists and the
+# signals are held: libtracecmd opens the --kallsyms file (to size it, then
+# to copy it), a FIFO keeps it waiting there.
+for sig in $sigs; do
+	rm -f "$tmp/ksyms"
+	mkfifo "$tmp/ksyms"
+	$dfl "$prog" -q --kallsyms "$tmp/ksyms" "$sample" -o "$out/sig.dat" 2> "$tmp/err" &
+	p=$!
+	i=0
+	while [ -z "$(ls -A "$priv")" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	[ -n "$(ls -A "$priv")" ] || { kill $p; fail "SIG$sig while writing: no private directory"; }
+	kill -$sig $p
+	sleep 0.2
+	kill -0 $p 2> /dev/null || fail "SIG$sig while writing: not held while the directory exists"
+	# feed it as often as libtracecmd opens it (quietly: the shell reports
+	# the death of its background job)
+	{
+		i=0
+		while kill -0 $p && [ $i -lt 10 ]; do
+			timeout 2 sh -c 'echo "ffffffff81000000 T _stext" > "$1"' sh "$tmp/ksyms"
+			i=$((i + 1))
+		done
+		wait $p
+		st=$?
+	} 2> /dev/null
+	[ $st -gt 128 ] || fail "SIG$sig while writing: exit status $st (the signal was lost)"
+	[ ! -e "$out/sig.dat" ] || fail "SIG$sig while writing: output left"
+	nothing_left "SIG$sig while writing"
+	checks=$((checks + 1))
+done
+
+echo "PASS: output-safety: $checks cases${skipped:+ (skipped:$skipped)}"

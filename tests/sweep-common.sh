@@ -1,0 +1,19 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Sourced by the sweep tests: the real program (not libtool's wrapper
+# script), trace-cmd, the sweep driver, jobs, time limit, where failing
+# inputs are kept.
+for tool in "${SWEEP:-}" "${TRACE_CMD:-}"; do
+	if [ -z "$tool" ] || [ ! -x "$tool" ]; then
+		echo "SKIP: $(basename "$0" .sh): the sweep driver and trace-cmd are needed"
+		exit 77
+	fi
+done
+if [ -x "$(dirname "$PERF2DAT")/.libs/perf2dat" ]; then
+	PERF2DAT="$(dirname "$PERF2DAT")/.libs/perf2dat"
+	LD_LIBRARY_PATH="$(dirname "$PERF2DAT")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+	export PERF2DAT LD_LIBRARY_PATH
+fi
+REGRESS=${REGRESS:-$(dirname "$0")/fuzz/regress}
+jobs=${SWEEP_JOBS:-$(nproc 2> /dev/null || echo 2)}
+timeout=${SWEEP_TIMEOUT:-10}
+keep=${SWEEP_KEEP:-$PWD/sweep-failures}
