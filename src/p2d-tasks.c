@@ -186,9 +186,12 @@ int p2d_tasks_fork(struct p2d_tasks *t, uint32_t child, uint32_t parent)
  */
 int p2d_tasks_parse_cmdlines(struct p2d_tasks *t, const char *buf, size_t len)
 {
-	const char *p = buf, *end = buf + len;
+	const char *p = buf, *end;
 	int ret;
 
+	if (!len)
+		return 0;	/* none (tracing data 0.5): @buf may be NULL */
+	end = buf + len;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *eol = nl ? nl : end;
