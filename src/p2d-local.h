@@ -181,7 +181,6 @@ int p2d_cur_sub(struct p2d_cursor *c, uint64_t n, struct p2d_cursor *sub) __hidd
  * @eof: the descriptor returned end of file
  * @name: shown in messages
  * @label: when set, errors name it before the offset (a file of a directory)
- * @mapped: @buf is an mmap()ed window of the file (@cap bytes at @buf_off)
  */
 struct p2d_input {
 	int		fd;
@@ -196,7 +195,6 @@ struct p2d_input {
 	bool		eof;
 	const char	*name;
 	const char	*label;
-	bool		mapped;
 };
 
 int p2d_in_open(struct p2d_input *in, const char *path, int fd) __hidden;
