@@ -133,37 +133,47 @@ static __attribute__((noinline)) int grow(void **p, size_t *cap, size_t need, si
 	return 0;
 }
 
-/* Put @ent after every queued entry with ts <= ent->ts (room is there) */
-static void insert_sorted(struct cpuq *q, const struct entry *ent)
+/* Make room after every queued entry with ts <= @ts (there is room) */
+static struct entry *make_room(struct cpuq *q, uint64_t ts)
 {
 	size_t lo = q->head, hi = q->n, mid;
 
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		if (q->e[mid].ts <= ent->ts)
+		if (q->e[mid].ts <= ts)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	memmove(&q->e[lo + 1], &q->e[lo], (q->n - lo) * sizeof(*q->e));
-	q->e[lo] = *ent;
 	q->n++;
+	return &q->e[lo];
 }
 
-static inline int insert(struct cpuq *q, const struct entry *ent)
+/*
+ * Queue an entry in time order, stable. The fields are stored one by one:
+ * copying a struct just built on the stack stalls on store forwarding.
+ */
+static inline int insert(struct cpuq *q, uint64_t ts, uint64_t off, uint32_t len)
 {
+	struct entry *e;
+
 	if (q->n == q->cap && grow((void **)&q->e, &q->cap, q->n + 1, sizeof(*q->e)))
 		return -ENOMEM;
 	/* the common case: in order */
-	if (q->n == q->head || q->e[q->n - 1].ts <= ent->ts)
-		q->e[q->n++] = *ent;
+	if (q->n == q->head || q->e[q->n - 1].ts <= ts)
+		e = &q->e[q->n++];
 	else
-		insert_sorted(q, ent);
+		e = make_room(q, ts);
+	e->ts = ts;
+	e->off = off;
+	e->len = len;
 	return 0;
 }
 
-static int add_entry(struct p2d_sorter *s, uint32_t cpu, struct entry *ent,
-		     const void *data);
+static int add_entry(struct p2d_sorter *s, uint32_t cpu, uint64_t ts, const void *data,
+		     uint32_t len, uint64_t lost);
+
 
 /**
  * p2d_sorter_add - queue one event
@@ -178,9 +188,7 @@ static int add_entry(struct p2d_sorter *s, uint32_t cpu, struct entry *ent,
 int p2d_sorter_add(struct p2d_sorter *s, uint32_t cpu, uint64_t ts, const void *data,
 		   uint32_t len)
 {
-	struct entry ent = { .ts = ts, .len = len };
-
-	return add_entry(s, cpu, &ent, data);
+	return add_entry(s, cpu, ts, data, len, 0);
 }
 
 /**
@@ -194,9 +202,7 @@ int p2d_sorter_add(struct p2d_sorter *s, uint32_t cpu, uint64_t ts, const void *
  */
 int p2d_sorter_add_lost(struct p2d_sorter *s, uint32_t cpu, uint64_t ts, uint64_t count)
 {
-	struct entry ent = { .ts = ts, .off = count, .len = P2D_LOST_MARK };
-
-	return add_entry(s, cpu, &ent, NULL);
+	return add_entry(s, cpu, ts, NULL, P2D_LOST_MARK, count);
 }
 
 static int compact(struct cpuq *q)
@@ -285,34 +291,36 @@ static __attribute__((noinline)) int over_cap(struct p2d_sorter *s)
 	return flush_upto(s, true, 0);
 }
 
-static int add_entry(struct p2d_sorter *s, uint32_t cpu, struct entry *ent,
-		     const void *data)
+/* An event (@data, @len) or, when @data is NULL, a mark of @lost lost events */
+static int add_entry(struct p2d_sorter *s, uint32_t cpu, uint64_t ts, const void *data,
+		     uint32_t len, uint64_t lost)
 {
 	struct cpuq *q = cpu < s->nq ? &s->q[cpu] : get_queue(s, cpu);
+	uint64_t off = lost;
 	int ret;
 
 	if (!q)
 		return cpu >= P2D_MAX_CPUS ? -ERANGE : -ENOMEM;
-	if (q->emitted && ent->ts < q->emitted_ts) {
+	if (q->emitted && ts < q->emitted_ts) {
 		/* a loss can still be shown where we are; an event cannot */
-		if (ent->len != P2D_LOST_MARK) {
+		if (data) {
 			s->late++;
 			return 0;
 		}
-		ent->ts = q->emitted_ts;
+		ts = q->emitted_ts;
 	}
 	if (data) {
-		if (q->alen + ent->len > q->acap &&
-		    grow((void **)&q->arena, &q->acap, q->alen + ent->len, 1))
+		if (q->alen + len > q->acap &&
+		    grow((void **)&q->arena, &q->acap, q->alen + len, 1))
 			return -ENOMEM;
-		memcpy(q->arena + q->alen, data, ent->len);
-		ent->off = q->alen;
-		q->alen += ent->len;
-		s->bytes += ent->len;
-		if (ent->ts > s->cur_max)
-			s->cur_max = ent->ts;
+		memcpy(q->arena + q->alen, data, len);
+		off = q->alen;
+		q->alen += len;
+		s->bytes += len;
+		if (ts > s->cur_max)
+			s->cur_max = ts;
 	}
-	ret = insert(q, ent);
+	ret = insert(q, ts, off, len);
 	if (ret)
 		return ret;
 	if (s->bytes <= P2D_QUEUE_CAP)
