@@ -388,6 +388,10 @@ static int read_extra(struct perf_reader *r, uint64_t pos)
 	if (n > P2D_MAX_TRACING)
 		return p2d_error(r->cv, pos, -E2BIG, "tracing data of %llu bytes",
 				 (unsigned long long)n);
+	/* a file says what is left: allocate nothing for bytes that are not there */
+	if (r->in->seekable && (p2d_in_pos(r->in) > r->in->size ||
+				n > r->in->size - p2d_in_pos(r->in)))
+		return p2d_error(r->cv, pos, -EBADMSG, "truncated tracing data");
 	blob = malloc(n ? n : 1);
 	if (!blob)
 		return -ENOMEM;

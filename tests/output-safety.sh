@@ -149,13 +149,14 @@ fi
 nothing_left "full file system"
 
 # ---------------------------------------------------------------- signals
-# (a background job of a script starts with SIGINT ignored: undo that)
-dfl="env --default-signal=INT,QUIT"
+# (a background job of a script starts with SIGINT ignored, and the caller
+# may ignore SIGHUP, nohup: reset them all)
+dfl="env --default-signal"
 $dfl true 2> /dev/null || dfl=
 # While the input is read: a FIFO gives part of a pipe-mode recording and
 # then stalls.
-sigs="TERM HUP"
-[ -z "$dfl" ] || sigs="INT $sigs"
+sigs=TERM
+[ -z "$dfl" ] || sigs="INT TERM HUP"
 for sig in $sigs; do
 	rm -f "$tmp/in.fifo"
 	mkfifo "$tmp/in.fifo"
