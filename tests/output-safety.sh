@@ -190,7 +190,8 @@ for sig in $sigs; do
 	p=$!
 	i=0
 	while [ -z "$(ls -A "$priv")" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-	[ -n "$(ls -A "$priv")" ] || { kill $p; fail "SIG$sig while writing: no private directory"; }
+	[ -n "$(ls -A "$priv")" ] ||
+		{ kill $p; fail "SIG$sig while writing: no private directory"; }
 	kill -$sig $p
 	sleep 0.2
 	kill -0 $p 2> /dev/null || fail "SIG$sig while writing: not held while the directory exists"

@@ -51,15 +51,14 @@ run_one() {
 	input=${rest#*|}
 	out="$tmp/$1.dat"
 	log="$tmp/$1.log"
+	vg="$VALGRIND --log-file=$log --leak-check=full --show-leak-kinds=definite"
+	vg="$vg --errors-for-leak-kinds=definite --error-exitcode=99"
+	vg="$vg --child-silent-after-fork=yes --suppressions=$supp"
+	# shellcheck disable=SC2086
 	if [ "$opts" = "-i -" ]; then
-		"$VALGRIND" --log-file="$log" --leak-check=full --show-leak-kinds=definite \
-			--errors-for-leak-kinds=definite --error-exitcode=99 --child-silent-after-fork=yes --suppressions="$supp" \
-			"$prog" -q -i - -o "$out" < "$input" 2> "$tmp/$1.err"
+		$vg "$prog" -q -i - -o "$out" < "$input" 2> "$tmp/$1.err"
 	else
-		# shellcheck disable=SC2086
-		"$VALGRIND" --log-file="$log" --leak-check=full --show-leak-kinds=definite \
-			--errors-for-leak-kinds=definite --error-exitcode=99 --child-silent-after-fork=yes --suppressions="$supp" \
-			"$prog" -q $opts "$input" -o "$out" 2> "$tmp/$1.err"
+		$vg "$prog" -q $opts "$input" -o "$out" 2> "$tmp/$1.err"
 	fi
 	st=$?
 	# (the child that tries the event formats first, p2d-tracing.c, may die

@@ -37,10 +37,12 @@ UBSAN_OPTIONS="print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}" \
 status=$?
 after=$(ls "$corpus" | wc -l)
 execs=$(sed -n 's/^#\([0-9]*\):.*/\1/p' "$tmp/log" | tail -n 1)
-grep -E -e '^(==[0-9]+==ERROR|SUMMARY|INFO: fuzzed for|.*(crash|leak|timeout|oom)-)' "$tmp/log" | head -40
+grep -E '^(==[0-9]+==ERROR|SUMMARY|INFO: fuzzed for|.*(crash|leak|timeout|oom)-)' "$tmp/log" |
+	head -n 40
 if [ $status -ne 0 ]; then
 	tail -n 60 "$tmp/log"
 	echo "fuzz: FAILED after ${execs:-0} executions: see $artifacts"
 	exit 1
 fi
-echo "fuzz: ${execs:-0} executions in ${time} s with $jobs job(s), corpus $before -> $after inputs, no crash, leak or hang"
+echo "fuzz: ${execs:-0} executions in ${time} s with $jobs job(s), corpus $before -> $after" \
+	"inputs, no crash, leak or hang"
