@@ -17,3 +17,18 @@ REGRESS=${REGRESS:-$(dirname "$0")/fuzz/regress}
 jobs=${SWEEP_JOBS:-$(nproc 2> /dev/null || echo 2)}
 timeout=${SWEEP_TIMEOUT:-10}
 keep=${SWEEP_KEEP:-$PWD/sweep-failures}
+
+# twins DIR NAME...: big-endian (be-NAME) and 32-bit (l32-NAME) twins of
+# recordings of $DATA, made by tests/tools/perf-rewrite.py when python3 is
+# there; prints their paths
+twins() {
+	dir=$1
+	shift
+	tool="$DATA/../tools/perf-rewrite.py"
+	[ -n "${PYTHON3:-}" ] && [ -x "$PYTHON3" ] && [ -f "$tool" ] || return 0
+	for name in "$@"; do
+		"$PYTHON3" "$tool" --big-endian "$DATA/$name" "$dir/be-$name" 2> /dev/null &&
+			echo "$dir/be-$name"
+	done
+	"$PYTHON3" "$tool" --long32 "$DATA/$1" "$dir/l32-$1" 2> /dev/null && echo "$dir/l32-$1"
+}

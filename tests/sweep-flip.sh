@@ -2,10 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Bit-flip sweep (tests/sweep.c): SWEEP_FLIPS (3000) mutations of every
-# recording, drawn from SWEEP_SEED (1): bits flipped anywhere, in headers,
-# record headers and feature sections, words set to boundary values. The
-# same checks as the truncation sweep.
+# recording and of big-endian and 32-bit twins (tests/tools/perf-rewrite.py),
+# drawn from SWEEP_SEED (1): bits flipped anywhere, in headers, record headers
+# and feature sections, words set to boundary values. The same checks as the
+# truncation sweep.
 set -u
 . "$(dirname "$0")/sweep-common.sh"
+tw=$(mktemp -d)
+trap 'rm -rf "$tw"' EXIT
+# shellcheck disable=SC2046
 "$SWEEP" -j "$jobs" -t "$timeout" -k "$keep/flip" flip "${SWEEP_FLIPS:-3000}" \
-	"${SWEEP_SEED:-1}" "$DATA"/*.data "$DATA/threads.data"
+	"${SWEEP_SEED:-1}" "$DATA"/*.data "$DATA/threads.data" \
+	$(twins "$tw" sample.data pipe.data strings.data sampletypes.data)

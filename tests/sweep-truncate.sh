@@ -3,11 +3,16 @@
 #
 # Truncation sweep (tests/sweep.c): recordings cut at many points, among
 # them one byte before, at and after a sample of record and section
-# boundaries. Every run converts (and trace-cmd report reads the output) or
-# fails with one line and leaves nothing; never a signal, never a hang.
+# boundaries; also big-endian and 32-bit twins (tests/tools/perf-rewrite.py).
+# Every run converts (and trace-cmd report reads the output) or fails with
+# one line and leaves nothing; never a signal, never a hang.
 set -u
 . "$(dirname "$0")/sweep-common.sh"
+tw=$(mktemp -d)
+trap 'rm -rf "$tw"' EXIT
+# shellcheck disable=SC2046
 "$SWEEP" -j "$jobs" -t "$timeout" -k "$keep/truncate" truncate \
+	$(twins "$tw" sample.data pipe.data lost.data) \
 	"$DATA/sample.data" "$DATA/pipe.data" "$DATA/pipe-zstd.data" "$DATA/zstd.data" \
 	"$DATA/lost.data" "$DATA/threads.data" "$DATA/mixed.data" "$DATA/sampletypes.data" \
 	"$DATA/readfmt.data" "$DATA/strings.data" "$DATA/single.data" "$DATA/clock-mono.data"

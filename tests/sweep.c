@@ -156,14 +156,20 @@ static uint8_t *slurp(const char *path, size_t *len)
 	return buf;
 }
 
-static uint64_t get(const uint8_t *p, unsigned int bytes)
+/* A number of the recording: little-endian, or big-endian ("2ELIFREP") */
+static uint64_t get(const uint8_t *p, unsigned int bytes, bool be)
 {
 	uint64_t v = 0;
 	unsigned int i;
 
 	for (i = 0; i < bytes; i++)
-		v |= (uint64_t)p[i] << (8 * i);
+		v |= (uint64_t)p[be ? bytes - 1 - i : i] << (8 * i);
 	return v;
+}
+
+static bool is_big_endian(const uint8_t *d, size_t len)
+{
+	return len >= 8 && !memcmp(d, "2ELIFREP", 8);
 }
 
 static void add_bound(struct member *m, uint64_t b)
@@ -175,7 +181,7 @@ static void add_bound(struct member *m, uint64_t b)
 	m->bounds[m->nr_bounds++] = b;
 }
 
-static void walk_records(struct member *m, uint64_t pos, uint64_t end)
+static void walk_records(struct member *m, uint64_t pos, uint64_t end, bool be)
 {
 	uint16_t size;
 
@@ -183,7 +189,7 @@ static void walk_records(struct member *m, uint64_t pos, uint64_t end)
 		end = m->len;
 	while (pos + 8 <= end) {
 		add_bound(m, pos);
-		size = (uint16_t)get(m->data + pos + 6, 2);
+		size = (uint16_t)get(m->data + pos + 6, 2, be);
 		if (size < 8)
 			return;
 		pos += size;
@@ -191,42 +197,43 @@ static void walk_records(struct member *m, uint64_t pos, uint64_t end)
 	add_bound(m, pos);
 }
 
-/* perf.data (little-endian, as the fixtures are): header, attrs, records, features */
+/* perf.data, either byte order: header, attrs, records, feature sections */
 static void find_bounds(struct member *m, bool whole_file)
 {
 	const uint8_t *d = m->data;
+	bool be = is_big_endian(d, m->len);
 	uint64_t off, size, feat_off, n = 0;
 	unsigned int i;
 
 	if (!whole_file) {		/* data.N of a directory: records only */
-		walk_records(m, 0, m->len);
+		walk_records(m, 0, m->len, false);
 		return;
 	}
-	if (m->len < 16 || memcmp(d, "PERFILE2", 8))
+	if (m->len < 16 || (memcmp(d, "PERFILE2", 8) && !be))
 		return;
 	add_bound(m, 8);
 	add_bound(m, 16);
-	if (get(d + 8, 8) == 16) {	/* pipe mode */
-		walk_records(m, 16, m->len);
+	if (get(d + 8, 8, be) == 16) {	/* pipe mode */
+		walk_records(m, 16, m->len, be);
 		return;
 	}
 	if (m->len < 104)
 		return;
 	add_bound(m, 104);
-	off = get(d + 24, 8);		/* attrs */
-	size = get(d + 32, 8);
+	off = get(d + 24, 8, be);	/* attrs */
+	size = get(d + 32, 8, be);
 	add_bound(m, off);
 	add_bound(m, off + size);
-	off = get(d + 40, 8);		/* data */
-	size = get(d + 48, 8);
-	walk_records(m, off, off + size);
+	off = get(d + 40, 8, be);	/* data */
+	size = get(d + 48, 8, be);
+	walk_records(m, off, off + size, be);
 	feat_off = off + size;
 	for (i = 0; i < 4; i++)
-		n += (uint64_t)__builtin_popcountll(get(d + 72 + 8 * i, 8));
+		n += (uint64_t)__builtin_popcountll(get(d + 72 + 8 * i, 8, be));
 	add_bound(m, feat_off);
 	for (i = 0; i < n && feat_off + 16 * (i + 1) <= m->len; i++) {
-		off = get(d + feat_off + 16 * i, 8);
-		size = get(d + feat_off + 16 * i + 8, 8);
+		off = get(d + feat_off + 16 * i, 8, be);
+		size = get(d + feat_off + 16 * i + 8, 8, be);
 		add_bound(m, off);
 		add_bound(m, off + size);
 	}
@@ -292,7 +299,8 @@ static void load_fixture(const char *path)
 		find_bounds(&f->m[0], true);
 		f->nr_victims = 1;
 	}
-	f->pipe_mode = !f->dir && f->m[0].len >= 16 && get(f->m[0].data + 8, 8) == 16;
+	f->pipe_mode = !f->dir && f->m[0].len >= 16 &&
+		       get(f->m[0].data + 8, 8, is_big_endian(f->m[0].data, f->m[0].len)) == 16;
 	nr_fixtures++;
 }
 
