@@ -53,6 +53,29 @@ const char *p2d_version(void)
 /* ------------------------------------------------------------------------ */
 /* The sink an import handler feeds                                         */
 
+/* Which event ids have a format: one bit each, looked up for every sample */
+static int known_events(struct p2d_conv *cv)
+{
+	struct tep_handle *tep = cv->tracing->tep;
+	int i, n = tep_get_events_count(tep);
+	struct tep_event *e;
+
+	cv->known = calloc(65536 / 8, 1);
+	if (!cv->known)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		e = tep_get_event(tep, i);
+		if (e && e->id >= 0 && e->id < 65536)
+			cv->known[e->id / 8] |= (uint8_t)(1u << (e->id % 8));
+	}
+	return 0;
+}
+
+static bool known_event(const struct p2d_conv *cv, uint16_t id)
+{
+	return cv->known[id / 8] & (1u << (id % 8));
+}
+
 /**
  * p2d_sink_tracing - the recording's tracing data was read
  * @cv: conversion
@@ -82,6 +105,9 @@ int p2d_sink_tracing(struct p2d_conv *cv, uint8_t *blob, size_t len, uint64_t of
 	cv->cpus.page_size = t->page_size;
 	cv->cpus.long_size = t->long_size;
 	cv->cpus.big_endian = p2d_host_big_endian();
+	ret = known_events(cv);
+	if (ret)
+		return ret;
 	return p2d_tasks_parse_cmdlines(cv->tasks, t->cmdlines.data, t->cmdlines.len);
 }
 
@@ -105,9 +131,7 @@ int p2d_sink_event(struct p2d_conv *cv, const struct p2d_event *ev)
 				 "tracepoint sample before the tracing data (event formats)");
 	if (ev->cpu >= P2D_MAX_CPUS)
 		return p2d_error(cv, ev->off, -ERANGE, "sample for CPU %u", ev->cpu);
-	if (ev->len < 8 ||
-	    !tep_find_event(cv->tracing->tep,
-			    p2d_get16(ev->raw, cv->tracing->big_endian != p2d_host_big_endian()))) {
+	if (ev->len < 8 || !known_event(cv, p2d_get16(ev->raw, cv->swap_payload))) {
 		cv->sum->dropped++;
 		if (!cv->unknown_warned)
 			p2d_warn(cv, ev->off, "tracepoint sample of an event missing from the"
@@ -406,6 +430,7 @@ out:
 	p2d_in_close(&in);
 	free(cv.dir_data);
 	free(cv.scratch);
+	free(cv.known);
 	free(dir);
 	return ret;
 }

@@ -469,6 +469,7 @@ struct p2d_meta {
  * @swap_warned: warned about an event that cannot be swapped
  * @select: the selection (p2d-select.c)
  * @signals_held: termination signals are blocked while @tmpdir exists
+ * @known: bitmap of the event ids the formats describe
  */
 struct p2d_conv {
 	const struct p2d_options	*opts;
@@ -491,6 +492,7 @@ struct p2d_conv {
 	bool				swap_warned;
 	struct p2d_select		*select;
 	bool				signals_held;
+	uint8_t				*known;
 };
 
 #define P2D_NO_OFFSET	UINT64_MAX	/* p2d_error() about no particular input offset */

@@ -53,6 +53,55 @@ static uint32_t trailer_size(uint64_t st)
 	return 8 * (uint32_t)__builtin_popcountll(bits);
 }
 
+/*
+ * Where TID, TIME, CPU and RAW sit in a sample of this attr, when nothing
+ * of variable size (CALLCHAIN, a group READ) comes before RAW: the common
+ * case, read without walking sample_type for every sample.
+ */
+static void sample_layout(struct perf_attr *a)
+{
+	uint64_t st = a->sample_type, rf = a->read_format;
+	int pos = 0;
+
+	a->fixed = false;
+	a->off_tid = a->off_time = a->off_cpu = a->off_raw = -1;
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		pos += 8;
+	if (st & PERF_SAMPLE_IP)
+		pos += 8;
+	if (st & PERF_SAMPLE_TID) {
+		a->off_tid = pos;
+		pos += 8;
+	}
+	if (st & PERF_SAMPLE_TIME) {
+		a->off_time = pos;
+		pos += 8;
+	}
+	if (st & PERF_SAMPLE_ADDR)
+		pos += 8;
+	if (st & PERF_SAMPLE_ID)
+		pos += 8;
+	if (st & PERF_SAMPLE_STREAM_ID)
+		pos += 8;
+	if (st & PERF_SAMPLE_CPU) {
+		a->off_cpu = pos;
+		pos += 8;
+	}
+	if (st & PERF_SAMPLE_PERIOD)
+		pos += 8;
+	if (st & PERF_SAMPLE_READ) {
+		if (rf & PERF_FORMAT_GROUP)
+			return;
+		pos += 8 * (1 + !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+			    !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING) + !!(rf & PERF_FORMAT_ID) +
+			    !!(rf & PERF_FORMAT_LOST));
+	}
+	if ((st & PERF_SAMPLE_CALLCHAIN) || !(st & PERF_SAMPLE_RAW))
+		return;
+	a->off_raw = pos;
+	a->fixed = true;
+}
+
 /**
  * perf_parse_attr - decode a perf_event_attr of any size
  * @r: reader
@@ -91,6 +140,7 @@ int perf_parse_attr(struct perf_reader *r, struct p2d_cursor *c, uint32_t size,
 	a->clockid = (int32_t)attr_u32(p, asize, 92, r->swap);
 	a->regs_intr = attr_u64(p, asize, 96, r->swap);
 	a->trailer = a->sample_id_all ? trailer_size(a->sample_type) : 0;
+	sample_layout(a);
 	return 0;
 }
 
@@ -203,6 +253,7 @@ int perf_add_attr(struct perf_reader *r, const struct perf_attr *a, struct p2d_c
 	if (!na)
 		return -ENOMEM;
 	r->attrs = na;
+	r->last_attr = NULL;
 	r->attrs[r->nr_attrs++] = *a;
 	for (i = 0; i < nr_ids; i++) {
 		if (p2d_cur_u64(ids, &id))

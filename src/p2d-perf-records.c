@@ -129,11 +129,47 @@ static int parse_trailer(const struct perf_reader *r, const struct p2d_cursor *r
 
 static struct perf_attr *sample_attr(struct perf_reader *r, const struct p2d_cursor *c)
 {
+	uint64_t id;
+
 	if (r->nr_attrs == 1 || r->id_pos < 0)
 		return r->nr_attrs ? &r->attrs[0] : NULL;
 	if (c->len < 8 + (size_t)r->id_pos + 8)
 		return NULL;
-	return perf_attr_by_id(r, p2d_get64(c->buf + 8 + r->id_pos, c->swap));
+	id = p2d_get64(c->buf + 8 + r->id_pos, c->swap);
+	/* samples of one event tend to come in runs */
+	if (r->last_attr && id == r->last_id)
+		return r->last_attr;
+	r->last_id = id;
+	r->last_attr = perf_attr_by_id(r, id);
+	return r->last_attr;
+}
+
+/* parse_sample() for an attr whose RAW is at a fixed offset */
+static int parse_fixed(const struct perf_attr *a, const struct p2d_cursor *c, struct sample *s)
+{
+	const uint8_t *p = c->buf + c->pos;
+	size_t left = p2d_cur_left(c);
+
+	if ((size_t)a->off_raw + 4 > left)
+		return -EBADMSG;
+	if (a->off_tid >= 0) {
+		s->pid = p2d_get32(p + a->off_tid, c->swap);
+		s->tid = p2d_get32(p + a->off_tid + 4, c->swap);
+		s->has_tid = true;
+	}
+	if (a->off_time >= 0) {
+		s->time = p2d_get64(p + a->off_time, c->swap);
+		s->has_time = true;
+	}
+	if (a->off_cpu >= 0) {
+		s->cpu = p2d_get32(p + a->off_cpu, c->swap);
+		s->has_cpu = true;
+	}
+	s->raw_size = p2d_get32(p + a->off_raw, c->swap);
+	if (s->raw_size > left - a->off_raw - 4)
+		return -EBADMSG;
+	s->raw = p + a->off_raw + 4;
+	return 0;
 }
 
 static void warn_once(struct perf_reader *r, bool *flag, uint64_t off, const char *msg)
@@ -164,7 +200,7 @@ static int rec_sample(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc
 	}
 	memset(&s, 0, sizeof(s));
 	p2d_cur_skip(c, 8);
-	if (parse_sample(a, c, &s) || !s.raw) {
+	if ((a->fixed ? parse_fixed(a, c, &s) : parse_sample(a, c, &s)) || !s.raw) {
 		cv->sum->dropped++;
 		warn_once(r, &r->warned_bad, c->base,
 			  "malformed tracepoint sample (or one without RAW data) skipped");

@@ -87,6 +87,12 @@ enum perf_feature {
  * @trailer: size of the sample_id trailer of non-sample records
  * @name: event name from EVENT_DESC, or NULL
  * @samples: samples seen
+ * @fixed: nothing of variable size precedes RAW in a sample, so the fields
+ *	below are at fixed offsets from the end of the record header
+ * @off_tid: offset of the pid/tid pair, or -1
+ * @off_time: offset of the time, or -1
+ * @off_cpu: offset of the cpu, or -1
+ * @off_raw: offset of the RAW size word, or -1
  */
 struct perf_attr {
 	uint32_t	type;
@@ -102,6 +108,11 @@ struct perf_attr {
 	uint32_t	trailer;
 	char		*name;
 	uint64_t	samples;
+	bool		fixed;
+	int		off_tid;
+	int		off_time;
+	int		off_cpu;
+	int		off_raw;
 };
 
 struct perf_decomp;
@@ -132,6 +143,8 @@ struct id_slot {
  * @tracing_follows: those bytes are tracing data
  * @records: records seen
  * @last_progress: input offset of the last progress report
+ * @last_id: the sample id looked up last
+ * @last_attr: its attr (NULL when none was looked up)
  * @decomp: zstd state of compressed records, NULL until the first
  * @lost_records: events reported by PERF_RECORD_LOST
  * @warned_id: warned about a sample with an unknown id
@@ -158,6 +171,8 @@ struct perf_reader {
 	bool			tracing_follows;
 	uint64_t		records;
 	uint64_t		last_progress;
+	uint64_t		last_id;
+	struct perf_attr	*last_attr;
 	struct perf_decomp	*decomp;
 	uint64_t		lost_records;
 	bool			warned_id;
