@@ -46,6 +46,54 @@ static int add_event(struct p2d_cli *cli, char *arg)
 }
 
 /**
+ * p2d_cli_convert_option - handle an option of P2D_CLI_CONVERT_OPTIONS
+ * @cli: state
+ * @o: options to fill
+ * @c: what getopt_long() returned
+ * @arg: its argument
+ * @bad: set to what is wrong when the value is refused
+ *
+ * Returns 1 when @c was such an option, 0 when it is not one, or -EINVAL
+ * for a bad value (then *@bad says why, followed by @arg).
+ */
+int p2d_cli_convert_option(struct p2d_cli *cli, struct p2d_options *o, int c, char *arg,
+			   const char **bad)
+{
+	char *end;
+
+	switch (c) {
+	case 'o':
+		o->output = arg;
+		return 1;
+	case 'f':
+		o->force = true;
+		return 1;
+	case P2D_OPT_FILE_VERSION:
+		o->file_version = (int)strtol(arg, &end, 10);
+		if (*end || (o->file_version != 6 && o->file_version != 7)) {
+			*bad = "--file-version must be 6 or 7, not ";
+			return -EINVAL;
+		}
+		return 1;
+	case P2D_OPT_COMPRESSION:
+		o->compression = arg;
+		return 1;
+	case P2D_OPT_KALLSYMS:
+		o->kallsyms = arg;
+		return 1;
+	case 'q':
+		cli->quiet = true;
+		o->log_level = P2D_LOG_ERROR;
+		return 1;
+	case 'v':
+		o->log_level = o->log_level < P2D_LOG_INFO ? P2D_LOG_INFO : P2D_LOG_DEBUG;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/**
  * p2d_cli_select_option - handle a selection option
  * @cli: state
  * @o: options to fill

@@ -13,13 +13,26 @@
 
 #include "perf2dat.h"
 
-/* Option codes of the selection options (short options are 'e' and 'C') */
+/* Option codes of the shared long options (short ones: e C o f q v) */
 enum {
 	P2D_OPT_TIME = 1000,
 	P2D_OPT_PID,
 	P2D_OPT_TID,
+	P2D_OPT_FILE_VERSION,
+	P2D_OPT_COMPRESSION,
+	P2D_OPT_KALLSYMS,
 	P2D_OPT_FIRST_FREE,	/* the programs number their own options from here */
 };
+
+/* getopt_long() entries of the options both programs give a conversion */
+#define P2D_CLI_CONVERT_OPTIONS						\
+	{ "output",	 required_argument,	NULL, 'o' },			\
+	{ "force",	 no_argument,		NULL, 'f' },			\
+	{ "file-version", required_argument,	NULL, P2D_OPT_FILE_VERSION },	\
+	{ "compression", required_argument,	NULL, P2D_OPT_COMPRESSION },	\
+	{ "kallsyms",	 required_argument,	NULL, P2D_OPT_KALLSYMS },	\
+	{ "quiet",	 no_argument,		NULL, 'q' },			\
+	{ "verbose",	 no_argument,		NULL, 'v' }
 
 /* getopt_long() entries of the selection options */
 #define P2D_CLI_SELECT_OPTIONS						\
@@ -71,6 +84,8 @@ struct p2d_cli {
 
 void p2d_cli_init(struct p2d_cli *cli, const char *prog, struct p2d_options *o);
 int p2d_cli_select_option(struct p2d_cli *cli, struct p2d_options *o, int c, char *arg);
+int p2d_cli_convert_option(struct p2d_cli *cli, struct p2d_options *o, int c, char *arg,
+			   const char **bad);
 void p2d_cli_log(void *ctx, enum p2d_log_level level, const char *msg);
 void p2d_cli_progress(void *ctx, uint64_t done, uint64_t total, uint64_t events);
 void p2d_cli_bar_clear(struct p2d_cli *cli);

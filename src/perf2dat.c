@@ -36,19 +36,11 @@ static const char usage_text[] =
 	"  -h, --help               show this help\n"
 	"  -V, --version            show the version\n";
 
-enum { OPT_FILE_VERSION = P2D_OPT_FIRST_FREE, OPT_COMPRESSION, OPT_KALLSYMS };
-
 static const struct option long_opts[] = {
 	{ "input",		required_argument,	NULL, 'i' },
-	{ "output",		required_argument,	NULL, 'o' },
-	{ "force",		no_argument,		NULL, 'f' },
-	{ "file-version",	required_argument,	NULL, OPT_FILE_VERSION },
-	{ "compression",	required_argument,	NULL, OPT_COMPRESSION },
-	{ "kallsyms",		required_argument,	NULL, OPT_KALLSYMS },
-	{ "quiet",		no_argument,		NULL, 'q' },
-	{ "verbose",		no_argument,		NULL, 'v' },
 	{ "help",		no_argument,		NULL, 'h' },
 	{ "version",		no_argument,		NULL, 'V' },
+	P2D_CLI_CONVERT_OPTIONS,
 	P2D_CLI_SELECT_OPTIONS,
 	{ NULL, 0, NULL, 0 }
 };
@@ -61,42 +53,22 @@ static void __attribute__((noreturn)) usage_error(const char *what, const char *
 
 static void parse_args(int argc, char **argv, struct p2d_options *o, struct p2d_cli *cli)
 {
-	char *end;
+	const char *bad = NULL;
 	int c, ret;
 
 	while ((c = getopt_long(argc, argv, "i:o:fqvhVe:C:", long_opts, NULL)) != -1) {
 		ret = p2d_cli_select_option(cli, o, c, optarg);
 		if (ret < 0)
 			usage_error("out of memory", "");
+		if (!ret)
+			ret = p2d_cli_convert_option(cli, o, c, optarg, &bad);
+		if (ret < 0)
+			usage_error(bad, optarg);
 		if (ret)
 			continue;
 		switch (c) {
 		case 'i':
 			o->input = optarg;
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case 'f':
-			o->force = true;
-			break;
-		case OPT_FILE_VERSION:
-			o->file_version = (int)strtol(optarg, &end, 10);
-			if (*end || (o->file_version != 6 && o->file_version != 7))
-				usage_error("--file-version must be 6 or 7, not ", optarg);
-			break;
-		case OPT_COMPRESSION:
-			o->compression = optarg;
-			break;
-		case OPT_KALLSYMS:
-			o->kallsyms = optarg;
-			break;
-		case 'q':
-			cli->quiet = true;
-			o->log_level = P2D_LOG_ERROR;
-			break;
-		case 'v':
-			o->log_level = o->log_level < P2D_LOG_INFO ? P2D_LOG_INFO : P2D_LOG_DEBUG;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);

@@ -279,20 +279,12 @@ static char **report_args(int argc, char **argv, bool dump)
 
 enum {
 	OPT_FROM_PERF = P2D_OPT_FIRST_FREE,
-	OPT_FILE_VERSION,
-	OPT_COMPRESSION,
-	OPT_KALLSYMS,
 };
 
 static const struct option convert_long[] = {
 	{ "from-perf",		no_argument,		NULL, OPT_FROM_PERF },
-	{ "file-version",	required_argument,	NULL, OPT_FILE_VERSION },
-	{ "compression",	required_argument,	NULL, OPT_COMPRESSION },
-	{ "kallsyms",		required_argument,	NULL, OPT_KALLSYMS },
-	{ "force",		no_argument,		NULL, 'f' },
-	{ "quiet",		no_argument,		NULL, 'q' },
-	{ "verbose",		no_argument,		NULL, 'v' },
 	{ "help",		no_argument,		NULL, 'h' },
+	P2D_CLI_CONVERT_OPTIONS,
 	P2D_CLI_SELECT_OPTIONS,
 	{ NULL, 0, NULL, 0 }
 };
@@ -306,8 +298,13 @@ static void __attribute__((noreturn)) usage_error(const char *what, const char *
 
 static void convert_option(int c, struct p2d_options *o, struct p2d_cli *cli)
 {
-	char *end;
+	const char *bad = NULL;
+	int ret = p2d_cli_convert_option(cli, o, c, optarg, &bad);
 
+	if (ret < 0)
+		usage_error(bad, optarg);
+	if (ret)
+		return;
 	switch (c) {
 	case OPT_FROM_PERF:
 		break;
@@ -315,30 +312,6 @@ static void convert_option(int c, struct p2d_options *o, struct p2d_cli *cli)
 		if (o->input)
 			usage_error("only one input file: ", optarg);
 		o->input = optarg;
-		break;
-	case 'o':
-		o->output = optarg;
-		break;
-	case 'f':
-		o->force = true;
-		break;
-	case OPT_FILE_VERSION:
-		o->file_version = (int)strtol(optarg, &end, 10);
-		if (*end || (o->file_version != 6 && o->file_version != 7))
-			usage_error("--file-version must be 6 or 7, not ", optarg);
-		break;
-	case OPT_COMPRESSION:
-		o->compression = optarg;
-		break;
-	case OPT_KALLSYMS:
-		o->kallsyms = optarg;
-		break;
-	case 'q':
-		cli->quiet = true;
-		o->log_level = P2D_LOG_ERROR;
-		break;
-	case 'v':
-		o->log_level = o->log_level < P2D_LOG_INFO ? P2D_LOG_INFO : P2D_LOG_DEBUG;
 		break;
 	case 'h':
 		fputs(convert_usage, stdout);
