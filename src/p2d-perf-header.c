@@ -253,7 +253,7 @@ int perf_add_attr(struct perf_reader *r, const struct perf_attr *a, struct p2d_c
 	if (!na)
 		return -ENOMEM;
 	r->attrs = na;
-	r->last_attr = NULL;
+	memset(r->id_cache, 0, sizeof(r->id_cache));
 	r->attrs[r->nr_attrs++] = *a;
 	for (i = 0; i < nr_ids; i++) {
 		if (p2d_cur_u64(ids, &id))

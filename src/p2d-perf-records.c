@@ -15,18 +15,16 @@
 
 /**
  * struct sample - what a tracepoint needs of a PERF_RECORD_SAMPLE, or of
- * the sample_id trailer of another record
+ * the sample_id trailer of another record: decoded straight into the
+ * event handed to the sink (cpu, pid, tid, has_pid, ts, raw, len)
+ * @ev: the event
+ * @has_time: the sample has a timestamp
+ * @has_cpu: the sample has a CPU
  */
 struct sample {
-	uint32_t	pid;
-	uint32_t	tid;
-	uint32_t	cpu;
-	uint64_t	time;
-	bool		has_tid;
-	bool		has_time;
-	bool		has_cpu;
-	const uint8_t	*raw;
-	uint32_t	raw_size;
+	struct p2d_event	ev;
+	bool			has_time;
+	bool			has_cpu;
 };
 
 static int skip_read_values(struct p2d_cursor *c, uint64_t rf)
@@ -51,20 +49,20 @@ static int parse_sample(const struct perf_attr *a, struct p2d_cursor *c, struct 
 	uint64_t st = a->sample_type, nr;
 	uint32_t v;
 
-	s->has_tid = st & PERF_SAMPLE_TID;
+	s->ev.has_pid = st & PERF_SAMPLE_TID;
 	s->has_time = st & PERF_SAMPLE_TIME;
 	s->has_cpu = st & PERF_SAMPLE_CPU;
 	if (p2d_cur_skip(c, 8 * __builtin_popcountll(st & (PERF_SAMPLE_IDENTIFIER |
 							     PERF_SAMPLE_IP))))
 		return -EBADMSG;
-	if ((st & PERF_SAMPLE_TID) && (p2d_cur_u32(c, &s->pid) || p2d_cur_u32(c, &s->tid)))
+	if ((st & PERF_SAMPLE_TID) && (p2d_cur_u32(c, &s->ev.pid) || p2d_cur_u32(c, &s->ev.tid)))
 		return -EBADMSG;
-	if ((st & PERF_SAMPLE_TIME) && p2d_cur_u64(c, &s->time))
+	if ((st & PERF_SAMPLE_TIME) && p2d_cur_u64(c, &s->ev.ts))
 		return -EBADMSG;
 	if (p2d_cur_skip(c, 8 * __builtin_popcountll(st & (PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |
 							     PERF_SAMPLE_STREAM_ID))))
 		return -EBADMSG;
-	if ((st & PERF_SAMPLE_CPU) && (p2d_cur_u32(c, &s->cpu) || p2d_cur_u32(c, &v)))
+	if ((st & PERF_SAMPLE_CPU) && (p2d_cur_u32(c, &s->ev.cpu) || p2d_cur_u32(c, &v)))
 		return -EBADMSG;
 	if ((st & PERF_SAMPLE_PERIOD) && p2d_cur_skip(c, 8))
 		return -EBADMSG;
@@ -75,7 +73,7 @@ static int parse_sample(const struct perf_attr *a, struct p2d_cursor *c, struct 
 			return -EBADMSG;
 	}
 	if (st & PERF_SAMPLE_RAW) {
-		if (p2d_cur_u32(c, &s->raw_size) || p2d_cur_bytes(c, s->raw_size, &s->raw))
+		if (p2d_cur_u32(c, &s->ev.len) || p2d_cur_bytes(c, s->ev.len, &s->ev.raw))
 			return -EBADMSG;
 	}
 	return 0;
@@ -107,17 +105,17 @@ static int parse_trailer(const struct perf_reader *r, const struct p2d_cursor *r
 	p2d_cur_init(&c, rec->buf + rec->len - a->trailer, a->trailer,
 		     rec->base + rec->len - a->trailer, rec->swap);
 	if (st & PERF_SAMPLE_TID) {
-		p2d_cur_u32(&c, &s->pid);
-		p2d_cur_u32(&c, &s->tid);
-		s->has_tid = true;
+		p2d_cur_u32(&c, &s->ev.pid);
+		p2d_cur_u32(&c, &s->ev.tid);
+		s->ev.has_pid = true;
 	}
 	if (st & PERF_SAMPLE_TIME) {
-		p2d_cur_u64(&c, &s->time);
+		p2d_cur_u64(&c, &s->ev.ts);
 		s->has_time = true;
 	}
 	p2d_cur_skip(&c, 8 * __builtin_popcountll(st & (PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID)));
 	if (st & PERF_SAMPLE_CPU) {
-		p2d_cur_u32(&c, &s->cpu);
+		p2d_cur_u32(&c, &s->ev.cpu);
 		p2d_cur_u32(&c, &v);
 		s->has_cpu = true;
 	}
@@ -130,18 +128,19 @@ static int parse_trailer(const struct perf_reader *r, const struct p2d_cursor *r
 static struct perf_attr *sample_attr(struct perf_reader *r, const struct p2d_cursor *c)
 {
 	uint64_t id;
+	struct id_cached *slot;
 
 	if (r->nr_attrs == 1 || r->id_pos < 0)
 		return r->nr_attrs ? &r->attrs[0] : NULL;
 	if (c->len < 8 + (size_t)r->id_pos + 8)
 		return NULL;
 	id = p2d_get64(c->buf + 8 + r->id_pos, c->swap);
-	/* samples of one event tend to come in runs */
-	if (r->last_attr && id == r->last_id)
-		return r->last_attr;
-	r->last_id = id;
-	r->last_attr = perf_attr_by_id(r, id);
-	return r->last_attr;
+	slot = &r->id_cache[id % 16];
+	if (slot->attr && slot->id == id)
+		return slot->attr;
+	slot->id = id;
+	slot->attr = perf_attr_by_id(r, id);
+	return slot->attr;
 }
 
 /* parse_sample() for an attr whose RAW is at a fixed offset */
@@ -153,22 +152,22 @@ static int parse_fixed(const struct perf_attr *a, const struct p2d_cursor *c, st
 	if ((size_t)a->off_raw + 4 > left)
 		return -EBADMSG;
 	if (a->off_tid >= 0) {
-		s->pid = p2d_get32(p + a->off_tid, c->swap);
-		s->tid = p2d_get32(p + a->off_tid + 4, c->swap);
-		s->has_tid = true;
+		s->ev.pid = p2d_get32(p + a->off_tid, c->swap);
+		s->ev.tid = p2d_get32(p + a->off_tid + 4, c->swap);
+		s->ev.has_pid = true;
 	}
 	if (a->off_time >= 0) {
-		s->time = p2d_get64(p + a->off_time, c->swap);
+		s->ev.ts = p2d_get64(p + a->off_time, c->swap);
 		s->has_time = true;
 	}
 	if (a->off_cpu >= 0) {
-		s->cpu = p2d_get32(p + a->off_cpu, c->swap);
+		s->ev.cpu = p2d_get32(p + a->off_cpu, c->swap);
 		s->has_cpu = true;
 	}
-	s->raw_size = p2d_get32(p + a->off_raw, c->swap);
-	if (s->raw_size > left - a->off_raw - 4)
+	s->ev.len = p2d_get32(p + a->off_raw, c->swap);
+	if (s->ev.len > left - a->off_raw - 4)
 		return -EBADMSG;
-	s->raw = p + a->off_raw + 4;
+	s->ev.raw = p + a->off_raw + 4;
 	return 0;
 }
 
@@ -185,7 +184,6 @@ static int rec_sample(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc
 	static const char no_cpu[] = "samples carry no CPU (PERF_SAMPLE_CPU): all on CPU 0";
 	struct perf_attr *a = sample_attr(r, c);
 	struct p2d_conv *cv = r->cv;
-	struct p2d_event ev;
 	struct sample s;
 
 	if (!a) {
@@ -200,7 +198,7 @@ static int rec_sample(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc
 	}
 	memset(&s, 0, sizeof(s));
 	p2d_cur_skip(c, 8);
-	if ((a->fixed ? parse_fixed(a, c, &s) : parse_sample(a, c, &s)) || !s.raw) {
+	if ((a->fixed ? parse_fixed(a, c, &s) : parse_sample(a, c, &s)) || !s.ev.raw) {
 		cv->sum->dropped++;
 		warn_once(r, &r->warned_bad, c->base,
 			  "malformed tracepoint sample (or one without RAW data) skipped");
@@ -211,15 +209,8 @@ static int rec_sample(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc
 				 "tracepoint samples without timestamps (PERF_SAMPLE_TIME)");
 	if (!s.has_cpu)
 		warn_once(r, &r->warned_cpu, c->base, no_cpu);
-	ev.cpu = s.cpu;
-	ev.pid = s.pid;
-	ev.tid = s.tid;
-	ev.has_pid = s.has_tid;
-	ev.ts = s.time;
-	ev.raw = s.raw;
-	ev.len = s.raw_size;
-	ev.off = c->base;
-	return p2d_sink_event(cv, &ev);
+	s.ev.off = c->base;
+	return p2d_sink_event(cv, &s.ev);
 }
 
 static int rec_comm(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
@@ -254,7 +245,7 @@ static int place_lost(struct perf_reader *r, struct p2d_cursor *c, const struct 
 		return 0;
 	}
 	/* time 0: perf's end-of-recording totals; the loss goes after the CPU's data */
-	return p2d_sink_lost(r->cv, s->cpu, s->has_time && s->time ? s->time : UINT64_MAX,
+	return p2d_sink_lost(r->cv, s->ev.cpu, s->has_time && s->ev.ts ? s->ev.ts : UINT64_MAX,
 			     count);
 }
 

@@ -117,6 +117,12 @@ struct perf_attr {
 
 struct perf_decomp;
 
+/* A sample id looked up recently, and its attr */
+struct id_cached {
+	uint64_t		id;
+	struct perf_attr	*attr;
+};
+
 struct id_slot {
 	uint64_t	id;
 	uint64_t	lost;	/* events PERF_RECORD_LOST reported for this id */
@@ -143,8 +149,8 @@ struct id_slot {
  * @tracing_follows: those bytes are tracing data
  * @records: records seen
  * @last_progress: input offset of the last progress report
- * @last_id: the sample id looked up last
- * @last_attr: its attr (NULL when none was looked up)
+ * @id_cache: recently looked-up sample ids, by their low bits
+ *	(events of several CPUs interleave, each CPU with its own ids)
  * @decomp: zstd state of compressed records, NULL until the first
  * @lost_records: events reported by PERF_RECORD_LOST
  * @warned_id: warned about a sample with an unknown id
@@ -171,8 +177,7 @@ struct perf_reader {
 	bool			tracing_follows;
 	uint64_t		records;
 	uint64_t		last_progress;
-	uint64_t		last_id;
-	struct perf_attr	*last_attr;
+	struct id_cached	id_cache[16];
 	struct perf_decomp	*decomp;
 	uint64_t		lost_records;
 	bool			warned_id;
