@@ -54,6 +54,19 @@ enum {
 	"      --pid LIST           keep only these processes (thread group ids)\n" \
 	"      --tid LIST           keep only these threads\n"
 
+/* Help lines of the output options both programs take after -o. */
+#define P2D_CLI_OUTPUT_HELP						\
+	"  -f, --force              replace the output if it exists\n"	\
+	"      --file-version N     trace.dat version: 6 or 7 (default: 7)\n" \
+	"      --compression ALGO   none, zstd or any (version 7; default: none)\n" \
+	"      --kallsyms FILE      embed this /proc/kallsyms copy (perf.data has none)\n"
+
+/* Help lines of the message options both programs take. */
+#define P2D_CLI_MESSAGE_HELP						\
+	"  -q, --quiet              print nothing but errors (no summary, no progress)\n" \
+	"  -v, --verbose            print more details\n"			\
+	"  -h, --help               show this help\n"
+
 /**
  * struct p2d_cli - state of a program's conversion
  * @prog: program name for messages

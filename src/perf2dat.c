@@ -23,17 +23,12 @@ static const char usage_text[] =
 	"Input and output:\n"
 	"  -i, --input FILE         perf.data to read (\"-\" for standard input)\n"
 	"  -o, --output FILE        trace.dat to write (default: trace.dat)\n"
-	"  -f, --force              replace OUTPUT if it exists\n"
-	"      --file-version N     trace.dat version: 6 or 7 (default: 7)\n"
-	"      --compression ALGO   none, zstd or any (version 7; default: none)\n"
-	"      --kallsyms FILE      embed this /proc/kallsyms copy (perf.data has none)\n"
+	P2D_CLI_OUTPUT_HELP
 	"\n"
 	"Selection (all given must hold):\n"
 	P2D_CLI_SELECT_HELP
 	"\n"
-	"  -q, --quiet              print nothing but errors (no summary, no progress)\n"
-	"  -v, --verbose            print more details\n"
-	"  -h, --help               show this help\n"
+	P2D_CLI_MESSAGE_HELP
 	"  -V, --version            show the version\n";
 
 static const struct option long_opts[] = {

@@ -42,17 +42,12 @@ static const char convert_usage[] =
 	"  -i FILE                  perf.data to read (default: perf.data; \"-\": stdin)\n"
 	"  -o FILE                  trace.dat to write (default: trace.dat); also the\n"
 	"                           second file name when -i is given\n"
-	"  -f, --force              replace the output if it exists\n"
-	"      --file-version N     trace.dat version: 6 or 7 (default: 7)\n"
-	"      --compression ALGO   none, zstd or any (version 7; default: none)\n"
-	"      --kallsyms FILE      embed this /proc/kallsyms copy (perf.data has none)\n"
+	P2D_CLI_OUTPUT_HELP
 	"\n"
 	"Selection (all given must hold):\n"
 	P2D_CLI_SELECT_HELP
 	"\n"
-	"  -q, --quiet              print nothing but errors (no summary, no progress)\n"
-	"  -v, --verbose            print more details\n"
-	"  -h, --help               show this help\n"
+	P2D_CLI_MESSAGE_HELP
 	"\n"
 	"trace-cmd report and trace-cmd dump also read a perf.data directly. Every\n"
 	"other command is " P2D_REAL_TRACE_CMD "'s.\n";
