@@ -192,33 +192,41 @@ int p2d_sink_round(struct p2d_conv *cv)
 }
 
 /**
- * p2d_sink_comm - a task got a name (COMM, including exec)
+ * p2d_sink_side - a side-band record: a task was named, forked or ended
  * @cv: conversion
- * @tid: task
- * @comm: name (need not be NUL-terminated)
- * @len: bytes available at @comm
+ * @rec: the record (ts 0 when it has no timestamp)
+ * @off: input offset of the record, for messages
  *
- * Returns 0 or a negative errno.
+ * The record takes effect in timestamp order with the others, as in perf's
+ * ordered-events queue.
+ *
+ * Returns 0 or a negative errno (message recorded).
  */
-int p2d_sink_comm(struct p2d_conv *cv, uint32_t tid, const char *comm, size_t len)
+int p2d_sink_side(struct p2d_conv *cv, const struct p2d_side *rec, uint64_t off)
 {
-	int ret = p2d_tasks_set(cv->tasks, tid, comm, len, false);
+	int ret = p2d_sorter_add_side(cv->sorter, rec);
 
-	return ret == -ENOSPC ? 0 : ret;
+	if (ret)
+		return p2d_error(cv, off, ret, "queueing a side-band record: %s", strerror(-ret));
+	return 0;
 }
 
-/**
- * p2d_sink_fork - a task was created; it inherits its parent's name
- * @cv: conversion
- * @child: new task
- * @parent: the task it came from
- *
- * Returns 0 or a negative errno.
- */
-int p2d_sink_fork(struct p2d_conv *cv, uint32_t child, uint32_t parent)
+/* A side-band record, in time order: names go to the task table */
+static int apply_side(void *ctx, const struct p2d_side *rec)
 {
-	int ret = p2d_tasks_fork(cv->tasks, child, parent);
+	struct p2d_conv *cv = ctx;
+	int ret = 0;
 
+	switch (rec->kind) {
+	case P2D_SIDE_COMM:
+		ret = p2d_tasks_set(cv->tasks, rec->tid, rec->comm, sizeof(rec->comm), false);
+		break;
+	case P2D_SIDE_FORK:
+		ret = p2d_tasks_fork(cv->tasks, rec->tid, rec->parent);
+		break;
+	default:
+		break;
+	}
 	return ret == -ENOSPC ? 0 : ret;
 }
 
@@ -411,7 +419,7 @@ int p2d_convert(const struct p2d_options *opts, struct p2d_summary *sum)
 	cv.data_dir = opts->output ? out.dir : (dir = strdup(getenv("TMPDIR") ?
 							  getenv("TMPDIR") : "/tmp"));
 	cv.tasks = p2d_tasks_alloc();
-	cv.sorter = p2d_sorter_alloc(emit, &cv);
+	cv.sorter = p2d_sorter_alloc(emit, apply_side, &cv);
 	if (!cv.data_dir || !cv.tasks || !cv.sorter)
 		ret = -ENOMEM;
 	else

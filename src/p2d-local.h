@@ -361,9 +361,40 @@ uint32_t p2d_pb_max_event(const struct p2d_page_builder *pb) __hidden;
 typedef int (*p2d_emit_fn)(void *ctx, uint32_t cpu, uint64_t ts, const uint8_t *data,
 			   uint64_t len);
 
+/** enum p2d_side_kind - what a side-band record says */
+enum p2d_side_kind {
+	P2D_SIDE_COMM,		/* @tid is named @comm (exec, prctl) */
+	P2D_SIDE_FORK,		/* @tid was created by @parent */
+	P2D_SIDE_EXIT,		/* @tid ended */
+};
+
+/**
+ * struct p2d_side - a side-band record, ordered with the events
+ * @ts: timestamp, 0 when the record has none
+ * @kind: &enum p2d_side_kind
+ * @tid: the task
+ * @parent: for a fork, the task it came from
+ * @comm: for a name, NUL-terminated (truncated to 15 characters)
+ */
+struct p2d_side {
+	uint64_t	ts;
+	uint32_t	kind;
+	uint32_t	tid;
+	uint32_t	parent;
+	char		comm[16];
+};
+
+/**
+ * typedef p2d_side_fn - receives side-band records in time order
+ * @ctx: the sorter's context
+ * @rec: the record
+ */
+typedef int (*p2d_side_fn)(void *ctx, const struct p2d_side *rec);
+
 struct p2d_sorter;
 
-struct p2d_sorter *p2d_sorter_alloc(p2d_emit_fn emit, void *ctx) __hidden;
+struct p2d_sorter *p2d_sorter_alloc(p2d_emit_fn emit, p2d_side_fn emit_side, void *ctx) __hidden;
+int p2d_sorter_add_side(struct p2d_sorter *s, const struct p2d_side *rec) __hidden;
 void p2d_sorter_free(struct p2d_sorter *s) __hidden;
 int p2d_sorter_add(struct p2d_sorter *s, uint32_t cpu, uint64_t ts, const void *data,
 		   uint32_t len) __hidden;
@@ -539,8 +570,7 @@ int p2d_sink_tracing(struct p2d_conv *cv, uint8_t *blob, size_t len, uint64_t of
 int p2d_sink_event(struct p2d_conv *cv, const struct p2d_event *ev) __hidden;
 int p2d_sink_lost(struct p2d_conv *cv, uint32_t cpu, uint64_t ts, uint64_t count) __hidden;
 int p2d_sink_round(struct p2d_conv *cv) __hidden;
-int p2d_sink_comm(struct p2d_conv *cv, uint32_t tid, const char *comm, size_t len) __hidden;
-int p2d_sink_fork(struct p2d_conv *cv, uint32_t child, uint32_t parent) __hidden;
+int p2d_sink_side(struct p2d_conv *cv, const struct p2d_side *rec, uint64_t off) __hidden;
 void p2d_sink_progress(struct p2d_conv *cv) __hidden;
 
 /**

@@ -213,26 +213,56 @@ static int rec_sample(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc
 	return p2d_sink_event(cv, &s.ev);
 }
 
+/* A side-band record takes effect at its time: the sample_id trailer's */
+static int side_record(struct perf_reader *r, struct p2d_cursor *c, struct p2d_side *rec)
+{
+	struct sample s;
+
+	if (!parse_trailer(r, c, &s) && s.has_time)
+		rec->ts = s.ev.ts;
+	return p2d_sink_side(r->cv, rec, c->base);
+}
+
+/* { header; u32 pid, tid; char comm[]; sample_id }: the name is NUL-padded */
 static int rec_comm(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
 {
-	uint32_t pid, tid;
+	const struct perf_attr *a = trailer_attr(r, c);
+	struct p2d_side rec = { .kind = P2D_SIDE_COMM };
+	size_t i, end = c->len;
+	uint32_t pid;
 
-	/* { header; u32 pid, tid; char comm[]; sample_id } the name is NUL-padded */
 	p2d_cur_skip(c, 8);
-	if (p2d_cur_u32(c, &pid) || p2d_cur_u32(c, &tid))
+	if (p2d_cur_u32(c, &pid) || p2d_cur_u32(c, &rec.tid))
 		return 0;
-	return p2d_sink_comm(r->cv, tid, (const char *)c->buf + c->pos, p2d_cur_left(c));
+	if (a && a->sample_id_all && a->trailer <= p2d_cur_left(c))
+		end = c->len - a->trailer;
+	for (i = 0; i < sizeof(rec.comm) - 1 && c->pos + i < end && c->buf[c->pos + i]; i++)
+		rec.comm[i] = (char)c->buf[c->pos + i];
+	return side_record(r, c, &rec);
+}
+
+/* { header; u32 pid, ppid, tid, ptid; u64 time; sample_id } for FORK and EXIT */
+static int task_record(struct perf_reader *r, struct p2d_cursor *c, uint32_t kind)
+{
+	struct p2d_side rec = { .kind = kind };
+	uint32_t pid, ppid, ptid;
+
+	p2d_cur_skip(c, 8);
+	if (p2d_cur_u32(c, &pid) || p2d_cur_u32(c, &ppid) || p2d_cur_u32(c, &rec.tid) ||
+	    p2d_cur_u32(c, &ptid))
+		return 0;
+	rec.parent = ptid;
+	return side_record(r, c, &rec);
 }
 
 static int rec_fork(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
 {
-	uint32_t pid, ppid, tid, ptid;
+	return task_record(r, c, P2D_SIDE_FORK);
+}
 
-	p2d_cur_skip(c, 8);
-	if (p2d_cur_u32(c, &pid) || p2d_cur_u32(c, &ppid) || p2d_cur_u32(c, &tid) ||
-	    p2d_cur_u32(c, &ptid))
-		return 0;
-	return p2d_sink_fork(r->cv, tid, ptid);
+static int rec_exit(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
+{
+	return task_record(r, c, P2D_SIDE_EXIT);
 }
 
 static int place_lost(struct perf_reader *r, struct p2d_cursor *c, const struct sample *s,
@@ -384,6 +414,7 @@ static const record_fn record_handlers[P2D_REC_MAX] = {
 	[PERF_RECORD_SAMPLE]		= rec_sample,
 	[PERF_RECORD_COMM]		= rec_comm,
 	[PERF_RECORD_FORK]		= rec_fork,
+	[PERF_RECORD_EXIT]		= rec_exit,
 	[PERF_RECORD_LOST]		= rec_lost,
 	[PERF_RECORD_LOST_SAMPLES]	= rec_lost_samples,
 	[P2D_REC_FINISHED_ROUND]	= rec_round,

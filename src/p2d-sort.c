@@ -13,6 +13,13 @@
  * Only the per-CPU order matters for ring-buffer pages, so each CPU has its
  * own queue: an array of entries kept sorted by timestamp (stable: equal
  * timestamps keep their arrival order) and an arena holding the payloads.
+ *
+ * Side-band records (a task's name, its fork and exit) go through one more
+ * queue, ordered across all CPUs, released by the same rule: perf writes its
+ * CPU buffers one after the other, so a fork read from CPU 0's buffer can
+ * come before the exec, on CPU 1, that named its parent. A record without a
+ * timestamp (perf's synthesized ones carry 0) takes effect at once, as in
+ * perf's ordered-events queue.
  */
 #include <stdlib.h>
 
@@ -37,10 +44,20 @@ struct cpuq {
 	bool		emitted;
 };
 
+/* The side-band queue: records in time order across CPUs */
+struct sideq {
+	struct p2d_side	*e;
+	size_t		head;
+	size_t		n;
+	size_t		cap;
+};
+
 struct p2d_sorter {
 	struct cpuq	*q;
 	uint32_t	nq;
+	struct sideq	side;
 	p2d_emit_fn	emit;
+	p2d_side_fn	emit_side;
 	void		*ctx;
 	uint64_t	cur_max;
 	uint64_t	prev_max;
@@ -52,17 +69,20 @@ struct p2d_sorter {
 /**
  * p2d_sorter_alloc - create a reorder queue
  * @emit: receives events in per-CPU time order
- * @ctx: passed to @emit
+ * @emit_side: receives side-band records in time order (may be NULL when
+ *	none are added)
+ * @ctx: passed to @emit and @emit_side
  *
  * Returns the queue, or NULL when out of memory.
  */
-struct p2d_sorter *p2d_sorter_alloc(p2d_emit_fn emit, void *ctx)
+struct p2d_sorter *p2d_sorter_alloc(p2d_emit_fn emit, p2d_side_fn emit_side, void *ctx)
 {
 	struct p2d_sorter *s = calloc(1, sizeof(*s));
 
 	if (!s)
 		return NULL;
 	s->emit = emit;
+	s->emit_side = emit_side;
 	s->ctx = ctx;
 	return s;
 }
@@ -82,6 +102,7 @@ void p2d_sorter_free(struct p2d_sorter *s)
 		free(s->q[i].arena);
 	}
 	free(s->q);
+	free(s->side.e);
 	free(s);
 }
 
@@ -205,6 +226,49 @@ int p2d_sorter_add_lost(struct p2d_sorter *s, uint32_t cpu, uint64_t ts, uint64_
 	return add_entry(s, cpu, ts, NULL, P2D_LOST_MARK, count);
 }
 
+static int over_cap(struct p2d_sorter *s);
+
+/**
+ * p2d_sorter_add_side - queue a side-band record
+ * @s: queue
+ * @rec: the record, copied; @rec->ts 0 means no timestamp: released at once
+ *
+ * Records are released to the emit_side callback in timestamp order
+ * (stable), by the rule that releases events.
+ *
+ * Returns 0, -ENOMEM, or the callback's error.
+ */
+int p2d_sorter_add_side(struct p2d_sorter *s, const struct p2d_side *rec)
+{
+	struct sideq *q = &s->side;
+	size_t lo, hi, mid;
+
+	if (!rec->ts)
+		return s->emit_side(s->ctx, rec);
+	if (q->n == q->cap && grow((void **)&q->e, &q->cap, q->n + 1, sizeof(*q->e)))
+		return -ENOMEM;
+	lo = q->head;
+	hi = q->n;
+	if (lo < hi && q->e[hi - 1].ts > rec->ts) {
+		while (lo < hi) {
+			mid = lo + (hi - lo) / 2;
+			if (q->e[mid].ts <= rec->ts)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		memmove(&q->e[lo + 1], &q->e[lo], (q->n - lo) * sizeof(*q->e));
+	} else {
+		lo = q->n;
+	}
+	q->e[lo] = *rec;
+	q->n++;
+	s->bytes += sizeof(*q->e);
+	if (rec->ts > s->cur_max)
+		s->cur_max = rec->ts;
+	return s->bytes <= P2D_QUEUE_CAP ? 0 : over_cap(s);
+}
+
 static int compact(struct cpuq *q)
 {
 	uint8_t *na;
@@ -265,11 +329,39 @@ static int flush_queue(struct p2d_sorter *s, uint32_t cpu, bool all, uint64_t li
 	return compact(q);
 }
 
+/* Release side-band records in time order, up to @limit unless @all */
+static int flush_side(struct p2d_sorter *s, bool all, uint64_t limit)
+{
+	struct sideq *q = &s->side;
+	int ret;
+
+	while (q->head < q->n) {
+		if (!all && q->e[q->head].ts > limit)
+			break;
+		ret = s->emit_side(s->ctx, &q->e[q->head]);
+		if (ret)
+			return ret;
+		q->head++;
+		s->bytes -= sizeof(*q->e);
+	}
+	if (q->head == q->n) {
+		q->head = q->n = 0;
+	} else if (q->head > q->n / 2) {
+		memmove(q->e, q->e + q->head, (q->n - q->head) * sizeof(*q->e));
+		q->n -= q->head;
+		q->head = 0;
+	}
+	return 0;
+}
+
 static int flush_upto(struct p2d_sorter *s, bool all, uint64_t limit)
 {
 	uint32_t cpu;
 	int ret;
 
+	ret = flush_side(s, all, limit);
+	if (ret)
+		return ret;
 	for (cpu = 0; cpu < s->nq; cpu++) {
 		ret = flush_queue(s, cpu, all, limit);
 		if (ret)

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Task names: pid -> comm, from the recording's saved_cmdlines and from
- * every COMM (including exec) and FORK record. Written out as the
- * saved_cmdlines of the trace.dat, so trace-cmd can name every task.
+ * Task names: pid -> comm, from every COMM (including exec) and FORK record,
+ * applied in time order, and from the recording's saved_cmdlines for the
+ * tasks no record names. A task keeps the last name it had, as the kernel's
+ * saved_cmdlines would. Written out as the saved_cmdlines of the trace.dat,
+ * so trace-cmd can name every task.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,15 +164,21 @@ const char *p2d_tasks_get(const struct p2d_tasks *t, uint32_t pid)
  * @child: new task
  * @parent: the task it was forked from
  *
+ * The child takes the name its parent has now, replacing whatever the
+ * child's id was called before (a reused pid), as perf does. A parent
+ * without a name leaves the child as it was.
+ *
  * Returns 0 or a negative errno.
  */
 int p2d_tasks_fork(struct p2d_tasks *t, uint32_t child, uint32_t parent)
 {
-	const char *comm = p2d_tasks_get(t, parent);
+	char comm[COMM_LEN];
+	const char *name = p2d_tasks_get(t, parent);
 
-	if (!comm || child == parent)
+	if (!name || child == parent)
 		return 0;
-	return p2d_tasks_set(t, child, comm, COMM_LEN, true);
+	memcpy(comm, name, COMM_LEN);	/* the table may move while it grows */
+	return p2d_tasks_set(t, child, comm, COMM_LEN, false);
 }
 
 /**

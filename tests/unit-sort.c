@@ -2,7 +2,9 @@
 /*
  * Unit tests of the reorder queue: per-CPU time order, perf's round rule
  * (release up to the newest time of the previous round), stability for
- * equal timestamps, late events, lost marks, and the memory cap.
+ * equal timestamps, late events, lost marks, the memory cap, and the
+ * side-band queue (one time order across CPUs, records without a time at
+ * once).
  */
 #include <stdlib.h>
 
@@ -44,7 +46,7 @@ static int add(struct p2d_sorter *s, uint32_t cpu, uint64_t ts, uint8_t tag)
 
 static void test_rounds(void)
 {
-	struct p2d_sorter *s = p2d_sorter_alloc(collect, NULL);
+	struct p2d_sorter *s = p2d_sorter_alloc(collect, NULL, NULL);
 
 	nout = 0;
 	add(s, 0, 10, 1);
@@ -69,7 +71,7 @@ static void test_rounds(void)
 
 static void test_order(void)
 {
-	struct p2d_sorter *s = p2d_sorter_alloc(collect, NULL);
+	struct p2d_sorter *s = p2d_sorter_alloc(collect, NULL, NULL);
 
 	nout = 0;
 	add(s, 2, 50, 1);
@@ -87,7 +89,7 @@ static void test_order(void)
 
 static void test_late_and_lost(void)
 {
-	struct p2d_sorter *s = p2d_sorter_alloc(collect, NULL);
+	struct p2d_sorter *s = p2d_sorter_alloc(collect, NULL, NULL);
 
 	nout = 0;
 	add(s, 0, 100, 1);
@@ -119,7 +121,7 @@ static int check_order(void *ctx, uint32_t cpu, uint64_t ts, const uint8_t *data
 
 static void test_cap(void)
 {
-	struct p2d_sorter *s = p2d_sorter_alloc(check_order, NULL);
+	struct p2d_sorter *s = p2d_sorter_alloc(check_order, NULL, NULL);
 	uint64_t i, n = (P2D_QUEUE_CAP / 16) * 3 / 2;
 	uint8_t ev[16] = { 0 };
 	int bad = 0;
@@ -136,11 +138,63 @@ static void test_cap(void)
 	p2d_sorter_free(s);
 }
 
+static struct p2d_side sides[64];
+static int nside;
+
+static int collect_side(void *ctx, const struct p2d_side *rec)
+{
+	if (nside >= 64)
+		return -ENOSPC;
+	sides[nside++] = *rec;
+	return 0;
+}
+
+static int side(struct p2d_sorter *s, uint64_t ts, uint32_t kind, uint32_t tid)
+{
+	struct p2d_side rec = { .ts = ts, .kind = kind, .tid = tid };
+
+	return p2d_sorter_add_side(s, &rec);
+}
+
+static void test_side(void)
+{
+	struct p2d_sorter *s = p2d_sorter_alloc(collect, collect_side, NULL);
+
+	nout = nside = 0;
+	/* CPU 0's buffer is read first: a fork at 30, then CPU 1's exec at 20 */
+	CHECK_EQ(side(s, 30, P2D_SIDE_FORK, 2), 0);
+	add(s, 0, 31, 1);
+	CHECK_EQ(side(s, 20, P2D_SIDE_COMM, 1), 0);
+	/* no timestamp (perf's synthesized records): released at once */
+	CHECK_EQ(side(s, 0, P2D_SIDE_COMM, 9), 0);
+	CHECK_EQ(nside, 1);
+	CHECK(sides[0].tid == 9);
+	CHECK_EQ(p2d_sorter_round(s), 0);
+	CHECK_EQ(nside, 1);
+	CHECK_EQ(side(s, 40, P2D_SIDE_EXIT, 2), 0);
+	CHECK_EQ(side(s, 25, P2D_SIDE_COMM, 3), 0);
+	/* the second round releases up to 31, the newest time of the first */
+	CHECK_EQ(p2d_sorter_round(s), 0);
+	CHECK_EQ(nside, 4);
+	CHECK(sides[1].ts == 20 && sides[1].tid == 1);
+	CHECK(sides[2].ts == 25 && sides[2].tid == 3);
+	CHECK(sides[3].ts == 30 && sides[3].kind == P2D_SIDE_FORK);
+	CHECK_EQ(nout, 1);
+	/* equal times keep their order */
+	CHECK_EQ(side(s, 50, P2D_SIDE_COMM, 4), 0);
+	CHECK_EQ(side(s, 50, P2D_SIDE_COMM, 5), 0);
+	CHECK_EQ(p2d_sorter_flush(s), 0);
+	CHECK_EQ(nside, 7);
+	CHECK(sides[4].ts == 40 && sides[5].tid == 4 && sides[6].tid == 5);
+	p2d_sorter_free(s);
+}
+
 int main(void)
 {
 	test_rounds();
 	test_order();
 	test_late_and_lost();
 	test_cap();
+	test_side();
 	return unit_done("unit-sort");
 }
