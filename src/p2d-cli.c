@@ -81,6 +81,9 @@ int p2d_cli_convert_option(struct p2d_cli *cli, struct p2d_options *o, int c, ch
 	case P2D_OPT_KALLSYMS:
 		o->kallsyms = arg;
 		return 1;
+	case P2D_OPT_TOD:
+		o->tod = true;
+		return 1;
 	case 'q':
 		cli->quiet = true;
 		o->log_level = P2D_LOG_ERROR;
@@ -340,6 +343,32 @@ int p2d_cli_convert(struct p2d_cli *cli, struct p2d_options *o, struct p2d_summa
 	return ret;
 }
 
+/* "N what" appended to a list being built in @line */
+static void count_item(char *line, size_t size, size_t *len, uint64_t n, const char *what)
+{
+	int r;
+
+	if (!n || *len >= size)
+		return;
+	r = snprintf(line + *len, size - *len, "%s%llu %s", *len ? ", " : "",
+		     (unsigned long long)n, what);
+	if (r > 0)
+		*len += (size_t)r;
+}
+
+/* What the recording holds that the trace.dat does not */
+static void left_out(const struct p2d_cli *cli, const struct p2d_summary *s)
+{
+	char line[256];
+	size_t len = 0;
+
+	count_item(line, sizeof(line), &len, s->other_samples, "samples of other events");
+	count_item(line, sizeof(line), &len, s->callchains, "call chains");
+	count_item(line, sizeof(line), &len, s->sideband, "side-band records (they name the tasks)");
+	if (len)
+		printf("%s: not converted: %s\n", cli->prog, line);
+}
+
 /**
  * p2d_cli_summary - print the one-line summary of a conversion
  * @cli: state
@@ -348,7 +377,8 @@ int p2d_cli_convert(struct p2d_cli *cli, struct p2d_options *o, struct p2d_summa
  *
  * "PROG: N events, N CPUs, N lost, N tasks -> OUTPUT (SIZE, N% of the input)",
  * with the events left out by the selection and the compression ratio when
- * there are some.
+ * there are some; then what the recording has that the output does not
+ * (samples of other events, call chains, side-band records), by count.
  */
 void p2d_cli_summary(const struct p2d_cli *cli, const struct p2d_options *o,
 		     const struct p2d_summary *s)
@@ -369,6 +399,7 @@ void p2d_cli_summary(const struct p2d_cli *cli, const struct p2d_options *o,
 	       (unsigned long long)s->events, sel, s->cpus, (unsigned long long)s->lost,
 	       s->tasks, o->output, size_str(size, sizeof(size), (double)s->output_bytes),
 	       ratio, cratio);
+	left_out(cli, s);
 	if (s->dropped)
 		printf("%s: %llu tracepoint samples could not be converted (see warnings)\n",
 		       cli->prog, (unsigned long long)s->dropped);

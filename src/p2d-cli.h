@@ -21,6 +21,7 @@ enum {
 	P2D_OPT_FILE_VERSION,
 	P2D_OPT_COMPRESSION,
 	P2D_OPT_KALLSYMS,
+	P2D_OPT_TOD,
 	P2D_OPT_FIRST_FREE,	/* the programs number their own options from here */
 };
 
@@ -31,6 +32,7 @@ enum {
 	{ "file-version", required_argument,	NULL, P2D_OPT_FILE_VERSION },	\
 	{ "compression", required_argument,	NULL, P2D_OPT_COMPRESSION },	\
 	{ "kallsyms",	 required_argument,	NULL, P2D_OPT_KALLSYMS },	\
+	{ "tod",	 no_argument,		NULL, P2D_OPT_TOD },		\
 	{ "quiet",	 no_argument,		NULL, 'q' },			\
 	{ "verbose",	 no_argument,		NULL, 'v' }
 
@@ -59,7 +61,10 @@ enum {
 	"  -f, --force              replace the output if it exists\n"	\
 	"      --file-version N     trace.dat version: 6 or 7 (default: 7)\n" \
 	"      --compression ALGO   none, zstd or any (version 7; default: none)\n" \
-	"      --kallsyms FILE      embed this /proc/kallsyms copy (perf.data has none)\n"
+	"      --kallsyms FILE      embed this /proc/kallsyms copy (perf.data has none)\n" \
+	"      --tod                show times of day (recordings made with perf\n" \
+	"                           record -k CLOCK), to the microsecond; default:\n" \
+	"                           the recorded clock, as perf script shows it\n"
 
 /* Help lines of the message options both programs take. */
 #define P2D_CLI_MESSAGE_HELP						\

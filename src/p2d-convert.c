@@ -15,6 +15,9 @@
 #include "p2d-local.h"
 #include "p2d-output.h"
 
+#define TASK_BYTES	24	/* a task's line in the output, about */
+#define FIXED_BYTES	1024	/* the output's headers and options, about */
+
 static const struct p2d_import *const importers[] = {
 	&p2d_import_perf,
 };
@@ -40,6 +43,38 @@ void p2d_options_init(struct p2d_options *opts)
 bool p2d_is_perf_data(const void *buf, size_t len)
 {
 	return len >= 8 && (!memcmp(buf, "PERFILE2", 8) || !memcmp(buf, "2ELIFREP", 8));
+}
+
+/**
+ * p2d_tod_offset - the wall-clock time of the recorded clock's zero
+ * @m: recording metadata
+ * @ns: set to the offset in ns, rounded to the microsecond (the unit of
+ *	trace.dat's DATE option, so that what trace-cmd report prints and
+ *	what --time takes agree)
+ *
+ * perf record -k CLOCK stores a pair of readings (wall clock, CLOCK) in its
+ * CLOCK_DATA feature; their difference is the offset.
+ *
+ * Returns false when the recording has no such pair.
+ */
+bool p2d_tod_offset(const struct p2d_meta *m, uint64_t *ns)
+{
+	if (!m->has_clock_data || !m->has_clockid || m->clock_tod_ns <= m->clock_id_ns)
+		return false;
+	*ns = (m->clock_tod_ns - m->clock_id_ns + 500) / 1000 * 1000;
+	return true;
+}
+
+/**
+ * p2d_no_tod - report that --tod cannot be honoured
+ * @cv: conversion
+ *
+ * Returns -ENODATA (message recorded).
+ */
+int p2d_no_tod(struct p2d_conv *cv)
+{
+	return p2d_error(cv, P2D_NO_OFFSET, -ENODATA, "--tod: the recording has no clock data"
+			 " (record with perf record -k CLOCK, e.g. -k mono)");
 }
 
 /**
@@ -241,9 +276,15 @@ void p2d_sink_progress(struct p2d_conv *cv)
 				   cv->sum->events);
 }
 
+/* Events leave the reorder queue, in time order with the side-band records */
 static int emit(void *ctx, uint32_t cpu, uint64_t ts, const uint8_t *data, uint64_t len)
 {
-	return p2d_cpuset_event(ctx, cpu, ts, data, len);
+	struct p2d_conv *cv = ctx;
+
+	/* common_pid, at offset 4 of every event; payloads are in our byte order */
+	if (data && len >= 8)
+		p2d_tasks_seen(cv->tasks, p2d_get32(data + 4, false));
+	return p2d_cpuset_event(cv, cpu, ts, data, len);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -262,9 +303,8 @@ static int check_options(struct p2d_conv *cv)
 		return p2d_error(cv, P2D_NO_OFFSET, -EINVAL, "no input");
 	if (!o->output && o->output_fd < 0)
 		return p2d_error(cv, P2D_NO_OFFSET, -EINVAL, "no output");
-	if (o->kallsyms && access(o->kallsyms, R_OK) < 0)
-		return p2d_error(cv, P2D_NO_OFFSET, -errno, "kallsyms %s: %s", o->kallsyms,
-				 strerror(errno));
+	if (o->kallsyms)
+		return p2d_kallsyms_check(cv, o->kallsyms, &cv->kallsyms_bytes);
 	return 0;
 }
 
@@ -286,9 +326,33 @@ static int read_input(struct p2d_conv *cv, struct p2d_input *in)
 	return p2d_error(cv, 0, -EBADMSG, "not a perf.data file (bad magic)");
 }
 
+/* -v: what each CPU got */
+static void report_cpus(struct p2d_conv *cv)
+{
+	const struct p2d_cpu *c;
+	char line[900];
+	size_t len = 0;
+	uint32_t i;
+	int n;
+
+	if (cv->opts->log_level < P2D_LOG_INFO)
+		return;
+	line[0] = '\0';
+	for (i = 0; i < cv->cpus.nr && len < sizeof(line) - 1; i++) {
+		c = cv->cpus.cpu[i];
+		if (!c)
+			continue;
+		n = snprintf(line + len, sizeof(line) - len, "%sCPU %u %llu events, %llu lost,"
+			     " %llu KiB", len ? "; " : "", i, (unsigned long long)c->events,
+			     (unsigned long long)c->lost, (unsigned long long)(c->bytes >> 10));
+		len += n > 0 ? (size_t)n : 0;
+	}
+	p2d_info(cv, "pages: %s", len ? line : "no events");
+}
+
 static int finish_events(struct p2d_conv *cv)
 {
-	uint64_t late;
+	uint64_t late, off;
 	int ret;
 
 	ret = p2d_sorter_flush(cv->sorter);
@@ -296,19 +360,27 @@ static int finish_events(struct p2d_conv *cv)
 		ret = p2d_cpuset_finish(cv);
 	if (ret)
 		return ret;
+	report_cpus(cv);
 	late = p2d_sorter_late(cv->sorter);
 	if (late) {
 		cv->sum->dropped += late;
 		p2d_warn(cv, P2D_NO_OFFSET, "%llu events arrived too late to be put in order"
 			 " and were skipped", (unsigned long long)late);
 	}
-	if (!cv->sum->events)
+	if (!cv->tracing)
 		return p2d_error(cv, P2D_NO_OFFSET, -ENODATA,
 				 "no tracepoint samples to convert (%llu other samples; record"
 				 " tracepoints with perf record -e SYSTEM:EVENT)",
 				 (unsigned long long)cv->sum->other_samples);
-	if (!cv->tracing)
-		return p2d_error(cv, P2D_NO_OFFSET, -EBADMSG, "no tracing data in the recording");
+	if (!cv->sum->events && cv->sum->filtered)
+		p2d_warn(cv, P2D_NO_OFFSET, "no events left after the selection (%llu tracepoint"
+			 " samples left out): the trace.dat has none",
+			 (unsigned long long)cv->sum->filtered);
+	else if (!cv->sum->events)
+		p2d_warn(cv, P2D_NO_OFFSET, "the recording has no tracepoint samples: the"
+			 " trace.dat has no events");
+	if (cv->opts->tod && !p2d_tod_offset(&cv->meta, &off))
+		return p2d_no_tod(cv);
 	return 0;
 }
 
@@ -334,7 +406,14 @@ static void fill_summary(struct p2d_conv *cv, int out_fd)
 	if ((uint32_t)sum->cpus < cv->meta.nr_cpus_avail)
 		sum->cpus = (int)cv->meta.nr_cpus_avail;
 	sum->tasks = p2d_tasks_count(cv->tasks);
-	sum->input_bytes = p2d_in_pos(cv->in);
+	/* what the output takes uncompressed, to tell what compression saved */
+	for (i = 0; i < cv->cpus.nr; i++) {
+		if (cv->cpus.cpu[i])
+			sum->uncompressed_bytes += cv->cpus.cpu[i]->bytes;
+	}
+	sum->uncompressed_bytes += cv->tracing->blob_len + cv->kallsyms_bytes + FIXED_BYTES +
+				   (uint64_t)sum->tasks * TASK_BYTES;
+	sum->input_bytes = p2d_in_total(cv->in) + cv->other_input_bytes;
 	if (fstat(out_fd, &st) == 0)
 		sum->output_bytes = (uint64_t)st.st_size;
 }
@@ -428,7 +507,7 @@ out:
 	if (ret && !cv.err_set)
 		p2d_error(&cv, P2D_NO_OFFSET, ret, "%s", strerror(-ret));
 	p2d_tracedir_remove(&cv);
-	p2d_select_release(&cv, ret);
+	p2d_select_release(&cv);
 	p2d_cpuset_release(&cv.cpus);
 	p2d_sorter_free(cv.sorter);
 	p2d_tasks_free(cv.tasks);

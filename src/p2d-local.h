@@ -211,6 +211,12 @@ static inline uint64_t p2d_in_pos(const struct p2d_input *in)
 	return in->buf_off + in->start;
 }
 
+/* The size of the input: a file's, or what was read of a pipe */
+static inline uint64_t p2d_in_total(const struct p2d_input *in)
+{
+	return in->seekable && in->size ? in->size : p2d_in_pos(in);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Tracing data (the ftrace metadata perf stores)                           */
 
@@ -287,6 +293,7 @@ int p2d_tasks_parse_cmdlines(struct p2d_tasks *t, const char *buf, size_t len) _
 unsigned int p2d_tasks_count(const struct p2d_tasks *t) __hidden;
 int p2d_tasks_write(const struct p2d_tasks *t, int fd) __hidden;
 const char *p2d_tasks_get(const struct p2d_tasks *t, uint32_t pid) __hidden;
+void p2d_tasks_seen(struct p2d_tasks *t, uint32_t pid) __hidden;
 
 /* ------------------------------------------------------------------------ */
 /* Ring-buffer page builder                                                 */
@@ -501,6 +508,8 @@ struct p2d_meta {
  * @select: the selection (p2d-select.c)
  * @signals_held: termination signals are blocked while @tmpdir exists
  * @known: bitmap of the event ids the formats describe
+ * @other_input_bytes: bytes read from the data.N files of a directory
+ * @kallsyms_bytes: size of the --kallsyms file
  */
 struct p2d_conv {
 	const struct p2d_options	*opts;
@@ -524,6 +533,8 @@ struct p2d_conv {
 	struct p2d_select		*select;
 	bool				signals_held;
 	uint8_t				*known;
+	uint64_t			other_input_bytes;
+	uint64_t			kallsyms_bytes;
 };
 
 #define P2D_NO_OFFSET	UINT64_MAX	/* p2d_error() about no particular input offset */
@@ -563,7 +574,7 @@ struct p2d_select;
 int p2d_select_init(struct p2d_conv *cv) __hidden;
 int p2d_select_event(struct p2d_conv *cv, const struct p2d_event *ev) __hidden;
 bool p2d_select_lost(struct p2d_conv *cv, uint32_t cpu, uint64_t ts) __hidden;
-void p2d_select_release(struct p2d_conv *cv, int ret) __hidden;
+void p2d_select_release(struct p2d_conv *cv) __hidden;
 
 /* What an import handler calls while it reads */
 int p2d_sink_tracing(struct p2d_conv *cv, uint8_t *blob, size_t len, uint64_t off) __hidden;
@@ -598,5 +609,8 @@ int p2d_write_trace(struct p2d_conv *cv, int out_fd) __hidden;
 int p2d_write_all(int fd, const void *buf, size_t len) __hidden;
 int p2d_tmpfile(const char *dir) __hidden;
 const char *p2d_clock_name(int32_t clockid) __hidden;
+int p2d_kallsyms_check(struct p2d_conv *cv, const char *path, uint64_t *size) __hidden;
+bool p2d_tod_offset(const struct p2d_meta *m, uint64_t *ns) __hidden;
+int p2d_no_tod(struct p2d_conv *cv) __hidden;
 
 #endif /* P2D_LOCAL_H */

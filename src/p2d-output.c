@@ -10,9 +10,43 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
+#include <linux/magic.h>
 
 #include "p2d-output.h"
+
+/* File systems of the kernel's own objects: no ordinary file can be made there */
+static const struct {
+	unsigned long	magic;
+	const char	*name;
+} pseudo_fs[] = {
+	{ PROC_SUPER_MAGIC, "proc" },	{ SYSFS_MAGIC, "sysfs" },
+	{ TRACEFS_MAGIC, "tracefs" },	{ DEBUGFS_MAGIC, "debugfs" },
+	{ CGROUP_SUPER_MAGIC, "cgroup" }, { CGROUP2_SUPER_MAGIC, "cgroup2" },
+	{ SECURITYFS_MAGIC, "securityfs" }, { DEVPTS_SUPER_MAGIC, "devpts" },
+	{ BPF_FS_MAGIC, "bpf" },	{ PSTOREFS_MAGIC, "pstore" },
+	{ EFIVARFS_MAGIC, "efivarfs" },
+};
+
+/* Why the directory @dir refuses a new file (@err): the message of the failure */
+static int refused(struct p2d_conv *cv, const char *path, const char *dir, int err)
+{
+	struct statfs sf;
+	size_t i;
+
+	if (statfs(dir, &sf) == 0) {
+		for (i = 0; i < sizeof(pseudo_fs) / sizeof(pseudo_fs[0]); i++) {
+			if ((unsigned long)sf.f_type == pseudo_fs[i].magic)
+				return p2d_error(cv, P2D_NO_OFFSET, -EROFS, "cannot create %s: %s is"
+						 " a %s file system, which holds no ordinary files"
+						 " (write the trace.dat elsewhere)", path, dir,
+						 pseudo_fs[i].name);
+		}
+	}
+	return p2d_error(cv, P2D_NO_OFFSET, err, "cannot create a file in %s: %s", dir,
+			 strerror(-err));
+}
 
 /**
  * p2d_out_open - prepare the output
@@ -55,8 +89,7 @@ int p2d_out_open(struct p2d_conv *cv, struct p2d_out *o, const char *path, bool 
 	if (o->fd >= 0)
 		return 0;
 	if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
-		return p2d_error(cv, P2D_NO_OFFSET, -errno, "cannot write in %s: %s", o->dir,
-				 strerror(errno));
+		return refused(cv, path, o->dir, -errno);
 	/* no O_TMPFILE here: a hidden named file, removed on failure */
 	if (asprintf(&o->tmpname, "%s/.perf2dat-out-XXXXXX", o->dir) < 0) {
 		o->tmpname = NULL;
@@ -66,8 +99,7 @@ int p2d_out_open(struct p2d_conv *cv, struct p2d_out *o, const char *path, bool 
 	if (o->fd < 0) {
 		free(o->tmpname);
 		o->tmpname = NULL;
-		return p2d_error(cv, P2D_NO_OFFSET, -errno, "cannot write in %s: %s", o->dir,
-				 strerror(errno));
+		return refused(cv, path, o->dir, -errno);
 	}
 	fchmod(o->fd, 0644);
 	return 0;

@@ -20,11 +20,13 @@
  * @ev: the event
  * @has_time: the sample has a timestamp
  * @has_cpu: the sample has a CPU
+ * @has_chain: the sample has a call chain (not converted)
  */
 struct sample {
 	struct p2d_event	ev;
 	bool			has_time;
 	bool			has_cpu;
+	bool			has_chain;
 };
 
 static int skip_read_values(struct p2d_cursor *c, uint64_t rf)
@@ -71,6 +73,7 @@ static int parse_sample(const struct perf_attr *a, struct p2d_cursor *c, struct 
 	if (st & PERF_SAMPLE_CALLCHAIN) {
 		if (p2d_cur_u64(c, &nr) || nr > p2d_cur_left(c) / 8 || p2d_cur_skip(c, nr * 8))
 			return -EBADMSG;
+		s->has_chain = nr > 0;
 	}
 	if (st & PERF_SAMPLE_RAW) {
 		if (p2d_cur_u32(c, &s->ev.len) || p2d_cur_bytes(c, s->ev.len, &s->ev.raw))
@@ -209,6 +212,7 @@ static int rec_sample(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc
 				 "tracepoint samples without timestamps (PERF_SAMPLE_TIME)");
 	if (!s.has_cpu)
 		warn_once(r, &r->warned_cpu, c->base, no_cpu);
+	cv->sum->callchains += s.has_chain;
 	s.ev.off = c->base;
 	return p2d_sink_event(cv, &s.ev);
 }
@@ -279,56 +283,67 @@ static int place_lost(struct perf_reader *r, struct p2d_cursor *c, const struct 
 			     count);
 }
 
-/* { header; u64 id; u64 lost; sample_id }: the ring buffer overflowed */
+/*
+ * { header; u64 id; u64 lost; sample_id }: a ring buffer overflowed, and
+ * this many records of every event it carries were lost. The mark goes on
+ * the CPU of the buffer, where the loss happened.
+ */
 static int rec_lost(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
 {
-	struct id_slot *slot;
 	uint64_t id, count;
 	struct sample s;
 
 	p2d_cur_skip(c, 8);
 	if (p2d_cur_u64(c, &id) || p2d_cur_u64(c, &count))
 		return 0;
-	slot = perf_id_slot(r, id);
-	if (slot)
-		slot->lost += count;
 	r->lost_records += count;
 	parse_trailer(r, c, &s);
 	return place_lost(r, c, &s, count);
 }
 
 /*
- * { header; u64 lost; sample_id }: samples an event lost. perf record writes
- * these at the end from each event's PERF_FORMAT_LOST count, which includes
- * the losses already reported by PERF_RECORD_LOST for the same id: only the
- * excess is new.
+ * { header; u64 lost; sample_id }: samples one event lost on one CPU (its
+ * PERF_FORMAT_LOST count), written by perf record when it stops; perf
+ * report's "Total Lost Samples" is their sum. The same losses were already
+ * reported, per ring buffer, by PERF_RECORD_LOST: only what those did not
+ * cover is new (perf_lost_excess()). Samples a BPF filter dropped on purpose
+ * (PERF_RECORD_MISC_LOST_SAMPLES_BPF) are not losses.
  */
 static int rec_lost_samples(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
 {
-	const struct id_slot *slot = NULL;
-	uint64_t count, id;
+	uint64_t count;
 	struct sample s;
 
 	p2d_cur_skip(c, 8);
-	if (p2d_cur_u64(c, &count))
+	if (p2d_cur_u64(c, &count) || (misc & P2D_MISC_LOST_SAMPLES_BPF))
 		return 0;
-	parse_trailer(r, c, &s);
-	if (r->is_pos >= 0 && c->len >= 8 + (size_t)r->is_pos) {
-		id = p2d_get64(c->buf + c->len - r->is_pos, c->swap);
-		slot = perf_id_slot(r, id);
+	r->lost_samples += count;
+	if (!parse_trailer(r, c, &s) && s.has_cpu) {
+		r->lost_samples_cpu = s.ev.cpu;
+		r->lost_samples_has_cpu = true;
 	}
-	if (slot) {
-		count = count > slot->lost ? count - slot->lost : 0;
-	} else {
-		/* no id to match: charge it against every loss seen so far */
-		uint64_t seen = r->lost_records < count ? r->lost_records : count;
+	return 0;
+}
 
-		r->lost_records -= seen;
-		count -= seen;
-	}
-	if (!count)
+/**
+ * perf_lost_excess - losses LOST_SAMPLES records report beyond the
+ * PERF_RECORD_LOST ones, marked at the end of the data
+ * @r: reader, at the end of the input
+ *
+ * The total is then perf report's "Total Lost Samples" whenever perf wrote
+ * LOST_SAMPLES records, and the sum of the LOST records otherwise.
+ *
+ * Returns 0 or a negative errno.
+ */
+int perf_lost_excess(struct perf_reader *r)
+{
+	struct sample s = { .has_cpu = r->lost_samples_has_cpu };
+	struct p2d_cursor c = { .base = p2d_in_pos(r->in) };
+
+	if (r->lost_samples <= r->lost_records)
 		return 0;
-	return place_lost(r, c, &s, count);
+	s.ev.cpu = r->lost_samples_cpu;
+	return place_lost(r, &c, &s, r->lost_samples - r->lost_records);
 }
 
 static int rec_round(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
@@ -393,6 +408,7 @@ static int rec_auxtrace(struct perf_reader *r, struct p2d_cursor *c, uint16_t mi
 /* { header; char data[]; } */
 static int rec_compressed(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
 {
+	r->compressed = true;
 	return perf_decompress(r, c->buf + 8, c->len - 8, c->base);
 }
 
@@ -405,6 +421,7 @@ static int rec_compressed2(struct perf_reader *r, struct p2d_cursor *c, uint16_t
 	if (p2d_cur_u64(c, &size) || size > p2d_cur_left(c))
 		return p2d_error(r->cv, c->base, -EBADMSG, "COMPRESSED2 data size %llu",
 				 (unsigned long long)size);
+	r->compressed = true;
 	return perf_decompress(r, c->buf + 16, size, c->base);
 }
 
@@ -425,6 +442,15 @@ static const record_fn record_handlers[P2D_REC_MAX] = {
 	[P2D_REC_COMPRESSED]		= rec_compressed,
 	[P2D_REC_COMPRESSED2]		= rec_compressed2,
 };
+
+/**
+ * perf_record_handled - does the reader use records of this type?
+ * @type: record type
+ */
+bool perf_record_handled(unsigned int type)
+{
+	return type < P2D_REC_MAX && record_handlers[type];
+}
 
 /* ------------------------------------------------------------------------ */
 /* The record loop                                                          */
@@ -487,7 +513,15 @@ int perf_dispatch(struct perf_reader *r, struct p2d_cursor *c, uint32_t type, ui
 	int ret;
 
 	r->records++;
-	if (type >= P2D_REC_MAX || !record_handlers[type])
+	if (type >= P2D_REC_MAX) {
+		r->rec_unknown++;
+		return 0;
+	}
+	r->rec_count[type]++;
+	if (type < P2D_REC_SIDEBAND_END && type != PERF_RECORD_SAMPLE && type != PERF_RECORD_LOST &&
+	    type != PERF_RECORD_LOST_SAMPLES)
+		r->cv->sum->sideband++;
+	if (!record_handlers[type])
 		return 0;
 	if (inner && (type == P2D_REC_COMPRESSED || type == P2D_REC_COMPRESSED2))
 		return p2d_error(r->cv, c->base, -EBADMSG, "compressed record inside compressed data");
@@ -617,6 +651,18 @@ static int cmp_data_n(const struct dirent **a, const struct dirent **b)
 	return (x > y) - (x < y);
 }
 
+/*
+ * Each file of a compressed (-z) --threads directory is a zstd stream of its
+ * own: the state of one does not carry over into the next.
+ */
+static void end_decomp_stream(struct perf_reader *r)
+{
+	if (perf_decomp_pending(r))
+		p2d_warn(r->cv, p2d_in_pos(r->in), "compressed data ends inside a record (%zu"
+			 " bytes): ignored", perf_decomp_pending(r));
+	perf_decomp_free(r);
+}
+
 static int read_dir_file(struct perf_reader *r, const char *dir, const char *name)
 {
 	struct p2d_input *main_in = r->in, sub;
@@ -634,6 +680,9 @@ static int read_dir_file(struct perf_reader *r, const char *dir, const char *nam
 		r->data_end = UINT64_MAX;
 		r->last_progress = 0;
 		ret = perf_read_records(r);
+		if (!ret)
+			end_decomp_stream(r);
+		r->cv->other_input_bytes += p2d_in_total(&sub);
 		r->in = r->cv->in = main_in;
 	}
 	p2d_in_close(&sub);
@@ -668,6 +717,7 @@ static int read_dir_files(struct perf_reader *r)
 		free(copy);
 		return ret;
 	}
+	end_decomp_stream(r);
 	for (i = 0; i < n; i++) {
 		if (!ret)
 			ret = read_dir_file(r, dir, list[i]->d_name);
@@ -692,9 +742,12 @@ static int perf_read(struct p2d_conv *cv, struct p2d_input *in)
 		ret = perf_read_records(&r);
 	if (!ret && !r.pipe && (r.feat[P2D_FEAT_DIR_FORMAT / 64] >> (P2D_FEAT_DIR_FORMAT % 64)) & 1)
 		ret = read_dir_files(&r);
-	if (!ret && perf_decomp_pending(&r))
-		p2d_warn(cv, p2d_in_pos(in), "compressed data ends inside a record (%zu bytes):"
-			 " ignored", perf_decomp_pending(&r));
+	if (!ret)
+		ret = perf_lost_excess(&r);
+	if (!ret)
+		end_decomp_stream(&r);
+	if (!ret)
+		perf_report_read(&r);
 	perf_decomp_free(&r);
 	perf_reader_release(&r);
 	return ret;

@@ -46,6 +46,9 @@ enum perf_user_record {
 	P2D_REC_MAX
 };
 
+/* Kernel record types are below this; all but SAMPLE and the losses are side-band */
+#define P2D_REC_SIDEBAND_END	P2D_REC_HEADER_ATTR
+
 /* Feature bits of the file header (tools/perf/util/header.h) */
 enum perf_feature {
 	P2D_FEAT_TRACING_DATA	= 1,
@@ -67,6 +70,9 @@ enum perf_feature {
 	P2D_FEAT_CLOCK_DATA	= 29,
 	P2D_FEAT_BITS		= 256
 };
+
+/* header.misc of a LOST_SAMPLES record: samples a BPF filter dropped */
+#define P2D_MISC_LOST_SAMPLES_BPF	(1u << 15)
 
 /* perf_event_attr flag bits we use (bit numbers in the flags word) */
 #define ATTR_FLAG_SAMPLE_ID_ALL	18
@@ -125,7 +131,6 @@ struct id_cached {
 
 struct id_slot {
 	uint64_t	id;
-	uint64_t	lost;	/* events PERF_RECORD_LOST reported for this id */
 	uint32_t	attr;	/* index + 1; 0 means empty */
 };
 
@@ -153,10 +158,17 @@ struct id_slot {
  *	(events of several CPUs interleave, each CPU with its own ids)
  * @decomp: zstd state of compressed records, NULL until the first
  * @lost_records: events reported by PERF_RECORD_LOST
+ * @lost_samples: events reported by PERF_RECORD_LOST_SAMPLES
+ * @lost_samples_cpu: the CPU of the last of those, when it has one
+ * @lost_samples_has_cpu: @lost_samples_cpu is set
  * @warned_id: warned about a sample with an unknown id
  * @warned_bad: warned about a malformed sample
  * @warned_cpu: warned about samples without CPU
  * @warned_lost: warned about a lost record that cannot be placed
+ * @warned_c2: warned about an overflowed COMPRESSED2 size
+ * @compressed: the records came (partly) compressed
+ * @rec_count: records read, by type (those inside compressed ones included)
+ * @rec_unknown: records of types beyond @rec_count
  */
 struct perf_reader {
 	struct p2d_conv		*cv;
@@ -180,11 +192,17 @@ struct perf_reader {
 	struct id_cached	id_cache[16];
 	struct perf_decomp	*decomp;
 	uint64_t		lost_records;
+	uint64_t		lost_samples;
+	uint32_t		lost_samples_cpu;
+	bool			lost_samples_has_cpu;
 	bool			warned_id;
 	bool			warned_bad;
 	bool			warned_cpu;
 	bool			warned_lost;
 	bool			warned_c2;
+	bool			compressed;
+	uint64_t		rec_count[P2D_REC_MAX];
+	uint64_t		rec_unknown;
 };
 
 /* p2d-perf-header.c */
@@ -200,6 +218,11 @@ struct id_slot *perf_id_slot(const struct perf_reader *r, uint64_t id) __hidden;
 
 /* p2d-perf-records.c */
 int perf_read_records(struct perf_reader *r) __hidden;
+int perf_lost_excess(struct perf_reader *r) __hidden;
+bool perf_record_handled(unsigned int type) __hidden;
+
+/* p2d-perf-report.c */
+void perf_report_read(const struct perf_reader *r) __hidden;
 int perf_dispatch(struct perf_reader *r, struct p2d_cursor *c, uint32_t type, uint16_t misc,
 		  bool inner) __hidden;
 

@@ -19,8 +19,6 @@
 #define NR_EVENT_IDS	65536		/* common_type is a u16 */
 #define PROGRESS_EVERY	256		/* events between progress reports */
 #define MAX_RANGES	1024		/* list items and time ranges */
-#define TASK_BYTES	24		/* a task's line in the output, about */
-#define FIXED_BYTES	1024		/* the output's headers and options, about */
 
 /** struct id_range - an inclusive range of ids (CPUs, pids, tids) */
 struct id_range {
@@ -59,6 +57,7 @@ struct time_range {
  * @times: the --time windows
  * @nr_times: count of @times
  * @percent: @times are percentages of the recording, not resolved yet
+ * @tod: @times are times of day (--tod), not shifted to the recorded clock yet
  * @tick: events read, for progress reports
  */
 struct p2d_select {
@@ -71,6 +70,7 @@ struct p2d_select {
 	struct time_range	*times;
 	unsigned int		nr_times;
 	bool			percent;
+	bool			tod;
 	uint32_t		tick;
 };
 
@@ -295,6 +295,7 @@ static int parse_time(struct p2d_conv *cv, struct p2d_select *sel, const char *s
 		return -ENOMEM;
 	if (strchr(str, '%'))
 		return parse_percentages(cv, sel, str);
+	sel->tod = cv->opts->tod;
 	return parse_time_windows(cv, sel, str);
 }
 
@@ -325,6 +326,30 @@ static bool resolve_percentages(struct p2d_conv *cv, struct p2d_select *sel)
 			t->end--;
 	}
 	sel->percent = false;
+	return true;
+}
+
+/*
+ * With --tod, trace-cmd report prints the recorded clock plus the DATE
+ * offset: windows in those times are moved back to the recorded clock.
+ * Returns false when the recording has no clock data.
+ */
+static bool resolve_tod(struct p2d_conv *cv, struct p2d_select *sel)
+{
+	uint64_t off;
+	unsigned int i;
+
+	if (!p2d_tod_offset(&cv->meta, &off))
+		return false;
+	for (i = 0; i < sel->nr_times; i++) {
+		struct time_range *t = &sel->times[i];
+
+		if (t->start)
+			t->start = t->start > off ? t->start - off : 1;
+		if (t->end)
+			t->end = t->end > off ? t->end - off : 1;
+	}
+	sel->tod = false;
 	return true;
 }
 
@@ -438,6 +463,8 @@ static int resolve(struct p2d_conv *cv, struct p2d_select *sel, const struct p2d
 				" first and last sample times of the perf.data header, and this"
 				" recording has none (pipe mode): give START,STOP in seconds"
 				" instead", cv->opts->time);
+	if (!ret && sel->tod && !resolve_tod(cv, sel))
+		ret = p2d_no_tod(cv);
 	if (!ret && sel->cpus.nr)
 		ret = resolve_cpus(cv, sel);
 	if (!ret && (sel->pids.nr || sel->tids.nr) && !ev->has_pid)
@@ -546,36 +573,19 @@ bool p2d_select_lost(struct p2d_conv *cv, uint32_t cpu, uint64_t ts)
 		return true;
 	if (sel->cpus.nr && !in_list(&sel->cpus, cpu))
 		return false;
-	if (sel->percent && !resolve_percentages(cv, sel))
+	if ((sel->percent && !resolve_percentages(cv, sel)) || (sel->tod && !resolve_tod(cv, sel)))
 		return true;	/* the first event reports it */
 	return in_time(sel, ts);
 }
 
 /**
- * p2d_select_release - end of a conversion: summary and cleanup
+ * p2d_select_release - free the selection
  * @cv: conversion
- * @ret: its result so far
- *
- * Fills &p2d_summary.uncompressed_bytes, explains a lack of events caused by
- * the selection, and frees @cv->select. Call it before the CPU data is
- * released.
  */
-void p2d_select_release(struct p2d_conv *cv, int ret)
+void p2d_select_release(struct p2d_conv *cv)
 {
 	struct p2d_select *sel = cv->select;
-	uint32_t i;
 
-	for (i = 0; !ret && i < cv->cpus.nr; i++) {
-		if (cv->cpus.cpu[i])
-			cv->sum->uncompressed_bytes += cv->cpus.cpu[i]->bytes;
-	}
-	if (!ret && cv->tracing)
-		cv->sum->uncompressed_bytes += cv->tracing->blob_len + FIXED_BYTES +
-					       (uint64_t)cv->sum->tasks * TASK_BYTES;
-	if (ret == -ENODATA && !cv->sum->events && cv->sum->filtered)
-		snprintf(cv->sum->error, sizeof(cv->sum->error), "no events left after the"
-			 " selection (%llu tracepoint samples left out)",
-			 (unsigned long long)cv->sum->filtered);
 	if (!sel)
 		return;
 	free(sel->ids);

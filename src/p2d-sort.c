@@ -17,9 +17,10 @@
  * Side-band records (a task's name, its fork and exit) go through one more
  * queue, ordered across all CPUs, released by the same rule: perf writes its
  * CPU buffers one after the other, so a fork read from CPU 0's buffer can
- * come before the exec, on CPU 1, that named its parent. A record without a
- * timestamp (perf's synthesized ones carry 0) takes effect at once, as in
- * perf's ordered-events queue.
+ * come before the exec, on CPU 1, that named its parent. Each is released
+ * after every event before it and before every event after it. A record
+ * without a timestamp (perf's synthesized ones carry 0) takes effect at
+ * once, as in perf's ordered-events queue.
  */
 #include <stdlib.h>
 
@@ -303,7 +304,8 @@ static int compact(struct cpuq *q)
 	return 0;
 }
 
-static int flush_queue(struct p2d_sorter *s, uint32_t cpu, bool all, uint64_t limit)
+/* Release a CPU's events up to @limit (before it when @strict) */
+static int flush_queue(struct p2d_sorter *s, uint32_t cpu, uint64_t limit, bool strict)
 {
 	struct cpuq *q = &s->q[cpu];
 	struct entry *ent;
@@ -311,7 +313,7 @@ static int flush_queue(struct p2d_sorter *s, uint32_t cpu, bool all, uint64_t li
 
 	while (q->head < q->n) {
 		ent = &q->e[q->head];
-		if (!all && ent->ts > limit)
+		if (ent->ts > limit || (strict && ent->ts == limit))
 			break;
 		if (ent->len == P2D_LOST_MARK) {
 			ret = s->emit(s->ctx, cpu, ent->ts, NULL, ent->off);
@@ -326,24 +328,24 @@ static int flush_queue(struct p2d_sorter *s, uint32_t cpu, bool all, uint64_t li
 		q->emitted_ts = ent->ts;
 		q->head++;
 	}
-	return compact(q);
+	return 0;
 }
 
-/* Release side-band records in time order, up to @limit unless @all */
-static int flush_side(struct p2d_sorter *s, bool all, uint64_t limit)
+static int flush_cpus(struct p2d_sorter *s, uint64_t limit, bool strict)
 {
-	struct sideq *q = &s->side;
+	uint32_t cpu;
 	int ret;
 
-	while (q->head < q->n) {
-		if (!all && q->e[q->head].ts > limit)
-			break;
-		ret = s->emit_side(s->ctx, &q->e[q->head]);
+	for (cpu = 0; cpu < s->nq; cpu++) {
+		ret = flush_queue(s, cpu, limit, strict);
 		if (ret)
 			return ret;
-		q->head++;
-		s->bytes -= sizeof(*q->e);
 	}
+	return 0;
+}
+
+static void compact_side(struct sideq *q)
+{
 	if (q->head == q->n) {
 		q->head = q->n = 0;
 	} else if (q->head > q->n / 2) {
@@ -351,23 +353,33 @@ static int flush_side(struct p2d_sorter *s, bool all, uint64_t limit)
 		q->n -= q->head;
 		q->head = 0;
 	}
-	return 0;
 }
 
-static int flush_upto(struct p2d_sorter *s, bool all, uint64_t limit)
+/*
+ * Release everything up to @limit in one time order: each side-band record
+ * after the events before it, so that a task's events are released under
+ * the name it had then (perf script's view).
+ */
+static int flush_upto(struct p2d_sorter *s, uint64_t limit)
 {
+	struct sideq *sq = &s->side;
 	uint32_t cpu;
 	int ret;
 
-	ret = flush_side(s, all, limit);
-	if (ret)
-		return ret;
-	for (cpu = 0; cpu < s->nq; cpu++) {
-		ret = flush_queue(s, cpu, all, limit);
+	while (sq->head < sq->n && sq->e[sq->head].ts <= limit) {
+		ret = flush_cpus(s, sq->e[sq->head].ts, true);
+		if (!ret)
+			ret = s->emit_side(s->ctx, &sq->e[sq->head]);
 		if (ret)
 			return ret;
+		sq->head++;
+		s->bytes -= sizeof(*sq->e);
 	}
-	return 0;
+	compact_side(sq);
+	ret = flush_cpus(s, limit, false);
+	for (cpu = 0; !ret && cpu < s->nq; cpu++)
+		ret = compact(&s->q[cpu]);
+	return ret;
 }
 
 /* Queues are full: release what is certainly in order, then everything */
@@ -376,11 +388,11 @@ static __attribute__((noinline)) int over_cap(struct p2d_sorter *s)
 	int ret;
 
 	if (s->have_prev) {
-		ret = flush_upto(s, false, s->prev_max);
+		ret = flush_upto(s, s->prev_max);
 		if (ret || s->bytes <= P2D_QUEUE_CAP / 2)
 			return ret;
 	}
-	return flush_upto(s, true, 0);
+	return flush_upto(s, UINT64_MAX);
 }
 
 /* An event (@data, @len) or, when @data is NULL, a mark of @lost lost events */
@@ -433,7 +445,7 @@ int p2d_sorter_round(struct p2d_sorter *s)
 	int ret = 0;
 
 	if (s->have_prev)
-		ret = flush_upto(s, false, s->prev_max);
+		ret = flush_upto(s, s->prev_max);
 	s->prev_max = s->cur_max;
 	s->have_prev = true;
 	return ret;
@@ -447,5 +459,5 @@ int p2d_sorter_round(struct p2d_sorter *s)
  */
 int p2d_sorter_flush(struct p2d_sorter *s)
 {
-	return flush_upto(s, true, 0);
+	return flush_upto(s, UINT64_MAX);
 }

@@ -2,9 +2,10 @@
 /*
  * Task names: pid -> comm, from every COMM (including exec) and FORK record,
  * applied in time order, and from the recording's saved_cmdlines for the
- * tasks no record names. A task keeps the last name it had, as the kernel's
- * saved_cmdlines would. Written out as the saved_cmdlines of the trace.dat,
- * so trace-cmd can name every task.
+ * tasks no record names. A trace.dat has one name per task: the one it had
+ * at its last event (what the kernel's saved_cmdlines would hold, and what
+ * perf script shows for that event), or its last name if it had no event.
+ * Written out as the saved_cmdlines of the trace.dat.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,16 +14,24 @@
 
 #define COMM_LEN 16
 
+/*
+ * @comm is the task's name now (the records applied so far); @shown the name
+ * it had at its last event, kept when the name changes after that event.
+ */
 struct task {
 	uint32_t	pid;
 	bool		used;
+	bool		seen;		/* an event came under @comm */
+	bool		has_shown;
 	char		comm[COMM_LEN];
+	char		shown[COMM_LEN];
 };
 
 struct p2d_tasks {
 	struct task	*slot;
 	uint32_t	cap;
 	uint32_t	count;
+	struct task	*last;	/* of p2d_tasks_seen(), NULL after a rehash */
 };
 
 /**
@@ -86,6 +95,7 @@ static int rehash(struct p2d_tasks *t)
 		return -ENOMEM;
 	}
 	t->cap = ocap * 2;
+	t->last = NULL;
 	for (i = 0; i < ocap; i++) {
 		if (!old[i].used)
 			continue;
@@ -125,8 +135,14 @@ int p2d_tasks_set(struct p2d_tasks *t, uint32_t pid, const char *comm, size_t le
 	int ret;
 
 	if (e->used) {
-		if (!weak)
-			copy_comm(e->comm, comm, len);
+		if (weak)
+			return 0;
+		if (e->seen) {
+			memcpy(e->shown, e->comm, COMM_LEN);
+			e->has_shown = true;
+			e->seen = false;
+		}
+		copy_comm(e->comm, comm, len);
 		return 0;
 	}
 	if (t->count >= P2D_MAX_TASKS)
@@ -142,6 +158,26 @@ int p2d_tasks_set(struct p2d_tasks *t, uint32_t pid, const char *comm, size_t le
 	copy_comm(e->comm, comm, len);
 	t->count++;
 	return 0;
+}
+
+/**
+ * p2d_tasks_seen - an event of a task is written under its current name
+ * @t: table
+ * @pid: task id (the event's common_pid)
+ */
+void p2d_tasks_seen(struct p2d_tasks *t, uint32_t pid)
+{
+	struct task *e;
+
+	if (t->last && t->last->pid == pid) {
+		t->last->seen = true;
+		return;
+	}
+	e = lookup(t, pid);
+	if (!e->used)
+		return;
+	e->seen = true;
+	t->last = e;
 }
 
 /**
@@ -227,6 +263,12 @@ unsigned int p2d_tasks_count(const struct p2d_tasks *t)
 	return t->count;
 }
 
+/* The name the output gives a task */
+static const char *task_name(const struct task *e)
+{
+	return e->seen || !e->has_shown ? e->comm : e->shown;
+}
+
 static int cmp_task(const void *a, const void *b)
 {
 	const struct task *x = *(const struct task * const *)a;
@@ -257,7 +299,7 @@ int p2d_tasks_write(const struct p2d_tasks *t, int fd)
 			v[n++] = &t->slot[i];
 	qsort(v, n, sizeof(*v), cmp_task);
 	for (i = 0; i < n && !ret; i++) {
-		len = snprintf(line, sizeof(line), "%u %s\n", v[i]->pid, v[i]->comm);
+		len = snprintf(line, sizeof(line), "%u %s\n", v[i]->pid, task_name(v[i]));
 		ret = p2d_write_all(fd, line, (size_t)len);
 	}
 	free(v);

@@ -105,20 +105,20 @@ static int add_options(struct p2d_conv *cv, struct tracecmd_output *h, const cha
 		       int nr_cpus)
 {
 	const struct p2d_meta *m = &cv->meta;
+	uint64_t tod_ns;
 	char buf[1024];
 
 	snprintf(buf, sizeof(buf), "[%s]", clock);
 	if (add_string_option(h, P2D_OPTION_TRACECLOCK, buf))
 		return -1;
 	/*
-	 * perf record -k CLOCK stores a pair of readings (wall clock, CLOCK):
-	 * their difference, in microseconds as trace-cmd record writes it,
-	 * lets trace-cmd report and KernelShark show wall-clock time
-	 * (trace-cmd report --nodate shows the recorded clock).
+	 * --tod (perf script's name): the offset from the recorded clock to the
+	 * wall clock, in microseconds as trace-cmd record --date writes it, lets
+	 * trace-cmd report and KernelShark show the time of day (trace-cmd
+	 * report --nodate shows the recorded clock).
 	 */
-	if (m->has_clock_data && m->has_clockid && m->clock_tod_ns > m->clock_id_ns) {
-		snprintf(buf, sizeof(buf), "0x%llx",
-			 (unsigned long long)((m->clock_tod_ns - m->clock_id_ns) / 1000));
+	if (cv->opts->tod && p2d_tod_offset(m, &tod_ns)) {
+		snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)(tod_ns / 1000));
 		if (add_string_option(h, P2D_OPTION_DATE, buf))
 			return -1;
 	}

@@ -51,7 +51,8 @@ static void parse_args(int argc, char **argv, struct p2d_options *o, struct p2d_
 	const char *bad = NULL;
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "i:o:fqvhVe:C:", long_opts, NULL)) != -1) {
+	opterr = 0;	/* usage_error() says what is wrong, and where to read more */
+	while ((c = getopt_long(argc, argv, ":i:o:fqvhVe:C:", long_opts, NULL)) != -1) {
 		ret = p2d_cli_select_option(cli, o, c, optarg);
 		if (ret < 0)
 			usage_error("out of memory", "");
@@ -71,9 +72,11 @@ static void parse_args(int argc, char **argv, struct p2d_options *o, struct p2d_
 		case 'V':
 			printf(PROG " %s\n", p2d_version());
 			exit(0);
+		case ':':
+			usage_error("option needs a value: ", argv[optind - 1]);
 		default:
-			fputs(usage_text, stderr);
-			exit(2);
+			usage_error(optopt ? "unknown option -" : "unknown option ",
+				    optopt ? (char[2]){ (char)optopt, 0 } : argv[optind - 1]);
 		}
 	}
 	if (optind < argc && !o->input)

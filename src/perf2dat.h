@@ -74,6 +74,12 @@ typedef void (*p2d_progress_fn)(void *ctx, uint64_t done, uint64_t total, uint64
  *	need the first and last sample times a file-mode perf.data stores
  * @pids: keep only the events of these processes (thread group ids), "1,5-9"
  * @tids: keep only the events of these threads, "1,5-9"
+ * @tod: write the wall-clock offset of the recording (perf record -k CLOCK
+ *	stores one) as the trace.dat's DATE option, so trace-cmd report and
+ *	KernelShark show the time of day, to the microsecond (the DATE option's
+ *	unit); @time then takes such times too. Without it, timestamps are the
+ *	recorded clock, as perf script shows them. A recording without clock
+ *	data is an error.
  */
 struct p2d_options {
 	const char		*input;
@@ -95,6 +101,7 @@ struct p2d_options {
 	const char		*time;
 	const char		*pids;
 	const char		*tids;
+	bool			tod;
 };
 
 /**
@@ -107,7 +114,8 @@ struct p2d_options {
  * @tasks: task names in the output
  * @first_ts: first event timestamp (ns)
  * @last_ts: last event timestamp (ns)
- * @input_bytes: bytes of perf.data read
+ * @input_bytes: size of the perf.data (every file of a directory; what was
+ *	read of a pipe)
  * @output_bytes: size of the trace.dat written
  * @error: on failure, one line "offset 0x...: what is wrong" (may be empty)
  * @filtered: tracepoint samples left out by the selection (&p2d_options
@@ -115,6 +123,9 @@ struct p2d_options {
  * @uncompressed_bytes: about what the output takes without compression
  *	(ring-buffer pages, the recording's tracing metadata, task names), to
  *	tell how much --compression saved
+ * @callchains: tracepoint samples whose call chain was left out
+ * @sideband: side-band records (COMM, FORK, MMAP, SWITCH, ...) read; they
+ *	name the tasks but are not converted to events
  */
 struct p2d_summary {
 	uint64_t	events;
@@ -130,6 +141,8 @@ struct p2d_summary {
 	char		error[512];
 	uint64_t	filtered;
 	uint64_t	uncompressed_bytes;
+	uint64_t	callchains;
+	uint64_t	sideband;
 };
 
 /**

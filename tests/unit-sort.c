@@ -139,12 +139,13 @@ static void test_cap(void)
 }
 
 static struct p2d_side sides[64];
-static int nside;
+static int nside, side_at[64];	/* side_at: events released before each record */
 
 static int collect_side(void *ctx, const struct p2d_side *rec)
 {
 	if (nside >= 64)
 		return -ENOSPC;
+	side_at[nside] = nout;
 	sides[nside++] = *rec;
 	return 0;
 }
@@ -186,6 +187,21 @@ static void test_side(void)
 	CHECK_EQ(p2d_sorter_flush(s), 0);
 	CHECK_EQ(nside, 7);
 	CHECK(sides[4].ts == 40 && sides[5].tid == 4 && sides[6].tid == 5);
+	p2d_sorter_free(s);
+
+	/* one time order: a record comes after the events before it, on any CPU */
+	s = p2d_sorter_alloc(collect, collect_side, NULL);
+	nout = nside = 0;
+	add(s, 0, 10, 1);
+	add(s, 0, 20, 2);
+	add(s, 1, 12, 3);
+	add(s, 1, 15, 4);	/* at the record's time: after it */
+	CHECK_EQ(side(s, 15, P2D_SIDE_COMM, 7), 0);
+	CHECK_EQ(p2d_sorter_flush(s), 0);
+	CHECK_EQ(nside, 1);
+	CHECK_EQ(side_at[0], 2);
+	CHECK(outs[0].ts == 10 && outs[1].ts == 12);
+	CHECK_EQ(nout, 4);
 	p2d_sorter_free(s);
 }
 
