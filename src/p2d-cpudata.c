@@ -371,7 +371,8 @@ int p2d_cpuset_event(struct p2d_conv *cv, uint32_t cpu, uint64_t ts, const uint8
 	}
 	if (!data) {
 		c->lost += len;
-		ret = p2d_pb_lost(&c->pb, len);
+		/* UINT64_MAX: a loss perf reported only when it stopped, time unknown */
+		ret = ts == UINT64_MAX ? p2d_pb_lost_before(&c->pb, len) : p2d_pb_lost(&c->pb, len);
 	} else {
 		ret = p2d_pb_add(&c->pb, ts, data, (uint32_t)len);
 		if (ret == -E2BIG) {

@@ -349,6 +349,7 @@ int p2d_pb_init(struct p2d_page_builder *pb, uint32_t page_size, uint32_t long_s
 void p2d_pb_release(struct p2d_page_builder *pb) __hidden;
 int p2d_pb_add(struct p2d_page_builder *pb, uint64_t ts, const void *data, uint32_t len) __hidden;
 int p2d_pb_lost(struct p2d_page_builder *pb, uint64_t count) __hidden;
+int p2d_pb_lost_before(struct p2d_page_builder *pb, uint64_t count) __hidden;
 int p2d_pb_finish(struct p2d_page_builder *pb) __hidden;
 uint32_t p2d_pb_max_event(const struct p2d_page_builder *pb) __hidden;
 

@@ -249,6 +249,31 @@ int p2d_pb_lost(struct p2d_page_builder *pb, uint64_t count)
 }
 
 /**
+ * p2d_pb_lost_before - note that @count events were lost at some time before
+ * the events of the open page
+ * @pb: builder
+ * @count: events lost (0 is ignored)
+ *
+ * For losses whose time is unknown (perf reports some only when it stops):
+ * the open page is flagged, so readers show them before its first event.
+ * Without an open page, or without room in it for the count, they go to the
+ * next page as with p2d_pb_lost().
+ *
+ * Returns 0 or the flush callback's error.
+ */
+int p2d_pb_lost_before(struct p2d_page_builder *pb, uint64_t count)
+{
+	if (!count)
+		return 0;
+	if (pb->open && (pb->missed ||
+			 pb->hdr_size + pb->used + pb->long_size <= pb->page_size)) {
+		pb->missed += count;
+		return 0;
+	}
+	return p2d_pb_lost(pb, count);
+}
+
+/**
  * p2d_pb_finish - flush the last page
  * @pb: builder
  *

@@ -180,9 +180,19 @@ struct id_slot *perf_id_slot(const struct perf_reader *r, uint64_t id)
 	return NULL;
 }
 
+/* The free slot for @id in a table without it */
+static struct id_slot *free_slot(struct id_slot *ids, uint32_t cap, uint64_t id)
+{
+	uint32_t i = (uint32_t)((id * 0x9E3779B97F4A7C15ULL) >> 40) & (cap - 1);
+
+	while (ids[i].attr)
+		i = (i + 1) & (cap - 1);
+	return &ids[i];
+}
+
 static int add_id(struct perf_reader *r, uint64_t id, uint32_t attr)
 {
-	struct id_slot *old = r->ids;
+	struct id_slot *old = r->ids, *slot;
 	uint32_t i, ocap = r->ids_cap;
 
 	if (perf_attr_by_id(r, id))
@@ -197,17 +207,15 @@ static int add_id(struct perf_reader *r, uint64_t id, uint32_t attr)
 			r->ids_cap = ocap;
 			return -ENOMEM;
 		}
-		r->nr_ids = 0;
 		for (i = 0; i < ocap; i++)
 			if (old[i].attr)
-				add_id(r, old[i].id, old[i].attr);
+				*free_slot(r->ids, r->ids_cap, old[i].id) = old[i];
 		free(old);
 	}
-	i = (uint32_t)((id * 0x9E3779B97F4A7C15ULL) >> 40) & (r->ids_cap - 1);
-	while (r->ids[i].attr)
-		i = (i + 1) & (r->ids_cap - 1);
-	r->ids[i].id = id;
-	r->ids[i].attr = attr;
+	slot = free_slot(r->ids, r->ids_cap, id);
+	slot->id = id;
+	slot->attr = attr;
+	slot->cpu = -1;
 	r->nr_ids++;
 	return 0;
 }
@@ -753,6 +761,8 @@ void perf_reader_release(struct perf_reader *r)
 		free(r->attrs[i].name);
 	free(r->attrs);
 	free(r->ids);
+	free(r->lost);
 	r->attrs = NULL;
 	r->ids = NULL;
+	r->lost = NULL;
 }

@@ -283,6 +283,28 @@ static int place_lost(struct perf_reader *r, struct p2d_cursor *c, const struct 
 			     count);
 }
 
+/* The loss counters of @cpu, NULL if out of memory or range */
+static struct lost_cpu *lost_of(struct perf_reader *r, uint32_t cpu)
+{
+	struct lost_cpu *n;
+	uint32_t nr;
+
+	if (cpu < r->nr_lost)
+		return &r->lost[cpu];
+	if (cpu >= P2D_MAX_CPUS)
+		return NULL;
+	nr = r->nr_lost ? r->nr_lost : 4;
+	while (nr <= cpu)
+		nr *= 2;
+	n = realloc(r->lost, nr * sizeof(*n));
+	if (!n)
+		return NULL;
+	memset(n + r->nr_lost, 0, (nr - r->nr_lost) * sizeof(*n));
+	r->lost = n;
+	r->nr_lost = nr;
+	return &r->lost[cpu];
+}
+
 /*
  * { header; u64 id; u64 lost; sample_id }: a ring buffer overflowed, and
  * this many records of every event it carries were lost. The mark goes on
@@ -290,15 +312,33 @@ static int place_lost(struct perf_reader *r, struct p2d_cursor *c, const struct 
  */
 static int rec_lost(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
 {
+	struct lost_cpu *l;
 	uint64_t id, count;
 	struct sample s;
 
 	p2d_cur_skip(c, 8);
 	if (p2d_cur_u64(c, &id) || p2d_cur_u64(c, &count))
 		return 0;
-	r->lost_records += count;
 	parse_trailer(r, c, &s);
+	if (s.has_cpu && (l = lost_of(r, s.ev.cpu)))
+		l->records += count;
 	return place_lost(r, c, &s, count);
+}
+
+/* The CPU of a sample id: from ID_INDEX, else from the record's sample_id */
+static bool id_cpu(const struct perf_reader *r, const struct p2d_cursor *c,
+		   const struct sample *s, uint32_t *cpu)
+{
+	const struct id_slot *slot = NULL;
+
+	if (r->is_pos >= 0 && c->len >= 8 + (size_t)r->is_pos)
+		slot = perf_id_slot(r, p2d_get64(c->buf + c->len - r->is_pos, c->swap));
+	if (slot && slot->cpu >= 0) {
+		*cpu = (uint32_t)slot->cpu;
+		return true;
+	}
+	*cpu = s->ev.cpu;
+	return s->has_cpu;
 }
 
 /*
@@ -306,28 +346,33 @@ static int rec_lost(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
  * PERF_FORMAT_LOST count), written by perf record when it stops; perf
  * report's "Total Lost Samples" is their sum. The same losses were already
  * reported, per ring buffer, by PERF_RECORD_LOST: only what those did not
- * cover is new (perf_lost_excess()). Samples a BPF filter dropped on purpose
+ * cover on a CPU is new (perf_lost_excess()). The sample_id of these records
+ * often says CPU 0: the CPU of the event id, from ID_INDEX, is the right
+ * one. Samples a BPF filter dropped on purpose
  * (PERF_RECORD_MISC_LOST_SAMPLES_BPF) are not losses.
  */
 static int rec_lost_samples(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
 {
+	struct lost_cpu *l;
 	uint64_t count;
 	struct sample s;
+	uint32_t cpu;
 
 	p2d_cur_skip(c, 8);
 	if (p2d_cur_u64(c, &count) || (misc & P2D_MISC_LOST_SAMPLES_BPF))
 		return 0;
-	r->lost_samples += count;
-	if (!parse_trailer(r, c, &s) && s.has_cpu) {
-		r->lost_samples_cpu = s.ev.cpu;
-		r->lost_samples_has_cpu = true;
-	}
+	parse_trailer(r, c, &s);
+	if (!id_cpu(r, c, &s, &cpu))
+		cpu = 0;
+	l = lost_of(r, cpu);
+	if (l)
+		l->samples += count;
 	return 0;
 }
 
 /**
- * perf_lost_excess - losses LOST_SAMPLES records report beyond the
- * PERF_RECORD_LOST ones, marked at the end of the data
+ * perf_lost_excess - losses the LOST_SAMPLES records of a CPU report beyond
+ * its PERF_RECORD_LOST ones, marked at the end of that CPU's data
  * @r: reader, at the end of the input
  *
  * The total is then perf report's "Total Lost Samples" whenever perf wrote
@@ -337,13 +382,43 @@ static int rec_lost_samples(struct perf_reader *r, struct p2d_cursor *c, uint16_
  */
 int perf_lost_excess(struct perf_reader *r)
 {
-	struct sample s = { .has_cpu = r->lost_samples_has_cpu };
+	struct sample s = { .has_cpu = true };
 	struct p2d_cursor c = { .base = p2d_in_pos(r->in) };
+	uint32_t cpu;
+	int ret = 0;
 
-	if (r->lost_samples <= r->lost_records)
+	for (cpu = 0; cpu < r->nr_lost && !ret; cpu++) {
+		const struct lost_cpu *l = &r->lost[cpu];
+
+		s.ev.cpu = cpu;
+		if (l->samples > l->records)
+			ret = place_lost(r, &c, &s, l->samples - l->records);
+	}
+	return ret;
+}
+
+/*
+ * { header; u64 nr; { u64 id, idx, cpu, tid; } entries[nr]; } (perf >= 6.1
+ * may append { u64 machine_pid, vcpu; } per entry after them): which CPU
+ * each sample id counts on.
+ */
+static int rec_id_index(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
+{
+	uint64_t nr, i, id, idx, cpu, tid;
+	struct id_slot *slot;
+
+	p2d_cur_skip(c, 8);
+	if (p2d_cur_u64(c, &nr) || nr > p2d_cur_left(c) / 32)
 		return 0;
-	s.ev.cpu = r->lost_samples_cpu;
-	return place_lost(r, &c, &s, r->lost_samples - r->lost_records);
+	for (i = 0; i < nr; i++) {
+		if (p2d_cur_u64(c, &id) || p2d_cur_u64(c, &idx) || p2d_cur_u64(c, &cpu) ||
+		    p2d_cur_u64(c, &tid))
+			break;
+		slot = perf_id_slot(r, id);
+		if (slot && cpu < P2D_MAX_CPUS)
+			slot->cpu = (int32_t)cpu;
+	}
+	return 0;
 }
 
 static int rec_round(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
@@ -435,6 +510,7 @@ static const record_fn record_handlers[P2D_REC_MAX] = {
 	[PERF_RECORD_LOST]		= rec_lost,
 	[PERF_RECORD_LOST_SAMPLES]	= rec_lost_samples,
 	[P2D_REC_FINISHED_ROUND]	= rec_round,
+	[P2D_REC_ID_INDEX]		= rec_id_index,
 	[P2D_REC_HEADER_ATTR]		= rec_header_attr,
 	[P2D_REC_HEADER_TRACING_DATA]	= rec_tracing_data,
 	[P2D_REC_HEADER_FEATURE]	= rec_feature,

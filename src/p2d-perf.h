@@ -132,6 +132,13 @@ struct id_cached {
 struct id_slot {
 	uint64_t	id;
 	uint32_t	attr;	/* index + 1; 0 means empty */
+	int32_t		cpu;	/* from ID_INDEX, -1 when unknown */
+};
+
+/* Events lost on one CPU, as the two kinds of records report them */
+struct lost_cpu {
+	uint64_t	records;	/* PERF_RECORD_LOST, of this CPU's ring buffer */
+	uint64_t	samples;	/* PERF_RECORD_LOST_SAMPLES of this CPU's events */
 };
 
 /**
@@ -157,10 +164,8 @@ struct id_slot {
  * @id_cache: recently looked-up sample ids, by their low bits
  *	(events of several CPUs interleave, each CPU with its own ids)
  * @decomp: zstd state of compressed records, NULL until the first
- * @lost_records: events reported by PERF_RECORD_LOST
- * @lost_samples: events reported by PERF_RECORD_LOST_SAMPLES
- * @lost_samples_cpu: the CPU of the last of those, when it has one
- * @lost_samples_has_cpu: @lost_samples_cpu is set
+ * @lost: events lost per CPU, by the two kinds of records
+ * @nr_lost: size of @lost
  * @warned_id: warned about a sample with an unknown id
  * @warned_bad: warned about a malformed sample
  * @warned_cpu: warned about samples without CPU
@@ -191,10 +196,8 @@ struct perf_reader {
 	uint64_t		last_progress;
 	struct id_cached	id_cache[16];
 	struct perf_decomp	*decomp;
-	uint64_t		lost_records;
-	uint64_t		lost_samples;
-	uint32_t		lost_samples_cpu;
-	bool			lost_samples_has_cpu;
+	struct lost_cpu		*lost;
+	uint32_t		nr_lost;
 	bool			warned_id;
 	bool			warned_bad;
 	bool			warned_cpu;

@@ -3,7 +3,8 @@
 #
 # Command-line behaviour of perf2dat: default output name, refusal to
 # overwrite, --force, one-line errors naming the file, nothing left behind
-# after a failure, --help and --version.
+# after a failure, usage errors, --help and --version, recordings without
+# samples, the summary lines and -v. Each case has one expected outcome.
 set -u
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -13,54 +14,153 @@ fail() {
 }
 cd "$tmp" || exit 1
 
-"$PERF2DAT" --help | grep -q 'usage: perf2dat' || fail "--help"
-"$PERF2DAT" --version | grep -q '^perf2dat [0-9]' || fail "--version"
-"$PERF2DAT" > out 2> err && fail "no input accepted"
+# run EXPECTED_STATUS ARGS...: perf2dat's stdout in out, stderr in err
+run() {
+	want=$1
+	shift
+	"$PERF2DAT" "$@" > out 2> err
+	got=$?
+	[ "$got" -eq "$want" ] || fail "perf2dat $*: exit status $got, expected $want: $(cat err)"
+}
+
+# one_error PATTERN WHAT: stderr is one line matching PATTERN (grep -E)
+one_error() {
+	[ "$(wc -l < err)" -eq 1 ] || fail "$2: not one line: $(cat err)"
+	grep -Eq -e "$1" err || fail "$2: message: $(cat err)"
+}
+
+no_leftovers() {
+	ls -A | grep -q perf2dat && fail "$1: temporary files left: $(ls -A)"
+	return 0
+}
+
+run 0 --help
+grep -q 'usage: perf2dat' out || fail "--help"
+run 0 --version
+grep -q '^perf2dat [0-9]' out || fail "--version"
+
+# usage errors: status 2, what is wrong and where to read more
+run 2
+grep -q '^perf2dat: no input file' err || fail "no input: $(cat err)"
+for bad in --bogus -Z "--output" "--file-version 5 x.data"; do
+	# shellcheck disable=SC2086
+	run 2 $bad
+	[ "$(wc -l < err)" -eq 2 ] || fail "usage error $bad: $(cat err)"
+	grep -q "^Try 'perf2dat --help' for more information.$" err ||
+		fail "usage error $bad: no hint: $(cat err)"
+done
+grep -q '^perf2dat: --file-version must be 6 or 7, not 5$' err || fail "version 5: $(cat err)"
 
 # default output name, and the summary line
-"$PERF2DAT" "$DATA/sample.data" > out 2> err || fail "conversion: $(cat err)"
+run 0 "$DATA/sample.data"
 [ -s trace.dat ] || fail "trace.dat not written"
 grep -q '^perf2dat: 629 events, 2 CPUs, 0 lost, [0-9]* tasks -> trace.dat' out ||
 	fail "summary line: $(cat out)"
 
 # an existing output is refused and left alone without -f
 echo precious > keep.dat
-"$PERF2DAT" -q "$DATA/sample.data" -o keep.dat 2> err && fail "overwrote without -f"
+run 1 -q "$DATA/sample.data" -o keep.dat
 [ "$(cat keep.dat)" = precious ] || fail "existing output was modified"
-grep -q 'exists (use --force' err || fail "refusal message: $(cat err)"
-"$PERF2DAT" -q -f "$DATA/sample.data" -o keep.dat || fail "-f did not replace"
+one_error 'exists \(use --force' "refusal"
+run 0 -q -f "$DATA/sample.data" -o keep.dat
 [ "$(head -c 3 keep.dat | od -An -tx1 | tr -d ' ')" = 170844 ] || fail "-f output is not a trace.dat"
 
 # errors: one line, "perf2dat: FILE: ...", exit 1, nothing left behind
 printf 'not a perf file at all' > bad.data
-"$PERF2DAT" -q bad.data -o bad.dat 2> err
-[ $? -eq 1 ] || fail "bad input: exit status"
-[ "$(wc -l < err)" -eq 1 ] || fail "bad input: more than one line: $(cat err)"
-grep -q '^perf2dat: bad.data: offset 0x0: not a perf.data file' err || fail "message: $(cat err)"
+run 1 -q bad.data -o bad.dat
+one_error '^perf2dat: bad.data: offset 0x0: not a perf.data file' "bad input"
 [ ! -e bad.dat ] || fail "output left after an error"
-ls -A | grep -q perf2dat && fail "temporary files left: $(ls -A)"
+no_leftovers "bad input"
 
-# a truncated copy converts what is complete, with a warning naming the offset
+# a file-mode recording cut inside its data section has no event formats left
 head -c 100000 "$DATA/sample.data" > cut.data
-"$PERF2DAT" -q -f cut.data -o cut.dat 2> err
-case $? in
-0) [ -s cut.dat ] || fail "truncated: no output" ;;
-1) [ ! -e cut.dat ] || fail "truncated: output left after an error"
-   grep -q '^perf2dat: cut.data: ' err || fail "truncated: message: $(cat err)" ;;
-*) fail "truncated: exit status $?" ;;
-esac
+run 1 -q cut.data -o cut.dat
+one_error '^perf2dat: cut.data: offset 0x186a0: the file ends inside its data section' "cut"
+[ ! -e cut.dat ] || fail "truncated: output left after an error"
 
-# no tracepoint samples at all
-"$PERF2DAT" -q "$DATA/no-tracepoints.data" -o none.dat 2> err && fail "no tracepoints accepted"
-grep -q 'no tracepoint samples to convert (58 other samples' err || fail "no tracepoints: $(cat err)"
+# no tracepoints at all: an error, with the hint
+run 1 -q "$DATA/no-tracepoints.data" -o none.dat
+one_error 'no tracepoint samples to convert \(58 other samples; record tracepoints with perf record -e' \
+	"no tracepoints"
 [ ! -e none.dat ] || fail "no tracepoints: output left"
 
-# an output directory that does not exist
-"$PERF2DAT" -q "$DATA/sample.data" -o "$tmp/nodir/x.dat" 2> err && fail "missing directory accepted"
-[ "$(wc -l < err)" -eq 1 ] || fail "missing directory: $(cat err)"
+# a valid recording with tracepoint events but no samples: 0 events, one warning
+for rec in lock-record.data; do
+	run 0 "$DATA/$rec" -o empty.dat
+	one_error '^perf2dat: warning: the recording has no tracepoint samples' "$rec"
+	grep -q '^perf2dat: 0 events, 2 CPUs, 0 lost' out || fail "$rec: summary: $(cat out)"
+	"$TRACE_CMD" report empty.dat > report 2> report.err || fail "$rec: report: $(cat report.err)"
+	[ "$(cat report)" = "cpus=2" ] || fail "$rec: report shows events: $(head -3 report)"
+	rm -f empty.dat
+done
+# ... and a selection that leaves nothing
+run 0 -e sched:sched_switch --cpu 1 --time 1,2 "$DATA/sample.data" -o nothing.dat
+one_error '^perf2dat: warning: no events left after the selection \(629 tracepoint samples left out\)' \
+	"empty selection"
+[ -s nothing.dat ] || fail "empty selection: no output"
+
+# an output directory that does not exist, an output on /proc
+run 1 -q "$DATA/sample.data" -o "$tmp/nodir/x.dat"
+one_error "cannot create a file in $tmp/nodir: No such file or directory" "missing directory"
+run 1 -q -f "$DATA/sample.data" -o /proc/version
+one_error 'cannot create /proc/version: /proc is a proc file system' "/proc output"
 
 # version 6 on request
-"$PERF2DAT" -q --file-version 6 "$DATA/sample.data" -o v6.dat || fail "--file-version 6"
+run 0 -q --file-version 6 "$DATA/sample.data" -o v6.dat
 [ "$(od -An -c -j 10 -N 1 v6.dat | tr -d ' ')" = 6 ] || fail "not a version 6 file"
-"$PERF2DAT" --file-version 5 "$DATA/sample.data" -o v5.dat 2> err && fail "version 5 accepted"
+
+# --kallsyms takes kallsyms files only
+printf 'ffffffff81000000 T _stext\nffffffffc0000000 t mod_fn\t[mod]\n' > ks
+run 0 -q --kallsyms ks "$DATA/sample.data" -o ks.dat
+printf 'ffffffff81000000 T _stext\nnot a symbol\n' > ks-bad
+run 1 -q --kallsyms ks-bad "$DATA/sample.data" -o ks-bad.dat
+one_error '--kallsyms ks-bad: line 2 is not "ADDRESS TYPE SYMBOL"' "bad kallsyms"
+printf '0000000000000000 T _stext\n0000000000000000 t x\n' > ks-zero
+run 1 -q --kallsyms ks-zero "$DATA/sample.data" -o ks-zero.dat
+one_error '--kallsyms ks-zero: every address is 0' "zero kallsyms"
+# the compression ratio counts the embedded kallsyms
+i=0
+while [ $i -lt 3000 ]; do
+	printf 'ffffffff8%07x T symbol_number_%d\n' $i $i
+	i=$((i + 1))
+done > ks-big
+run 0 --compression zstd --kallsyms ks-big "$DATA/sample.data" -o ks-big.dat
+ratio=$(sed -n 's/^.*compressed \([0-9.]*\):1)$/\1/p' out)
+awk -v r="${ratio:-0}" 'BEGIN { exit !(r >= 2) }' || fail "compression ratio with --kallsyms: $(cat out)"
+
+# --tod needs clock data
+run 1 -q --tod "$DATA/sample.data" -o tod.dat
+one_error '--tod: the recording has no clock data' "--tod"
+
+# the size relative to the input: every file of a --threads directory
+run 0 "$DATA/threads.data" -o dir.dat
+insize=$(cat "$DATA"/threads.data/* | wc -c)
+pct=$(sed -n 's/^.*, \([0-9]*\)% of the input)$/\1/p' out)
+want=$(awk -v o="$(wc -c < dir.dat)" -v i="$insize" 'BEGIN { printf "%.0f", 100 * o / i }')
+[ "$pct" = "$want" ] || fail "directory: $pct% of the input, expected $want%: $(cat out)"
+
+# what was not converted, by count, as perf counts it
+if [ -x "${PERF:-}" ]; then
+	run 0 "$DATA/mixed.data" -o mixed.dat
+	# the tracepoints of mixed.data sample CALLCHAIN (perf record -g): one chain each
+	"$PERF" evlist -v -i "$DATA/mixed.data" 2> /dev/null | grep '^sched:' > evlist
+	[ "$(grep -c 'sample_type: [A-Z|]*CALLCHAIN' evlist)" -eq 2 ] || fail "mixed.data: $(cat evlist)"
+	"$PERF" script -f -G -i "$DATA/mixed.data" -F event 2> /dev/null > events
+	other=$(grep -vc 'sched:' events)
+	chains=$(grep -c 'sched:' events)
+	side=$("$PERF" report -f --stats -i "$DATA/mixed.data" 2> /dev/null | awk '
+		/^ *TOTAL events/ { on = 1 }
+		on && /^ *(MMAP|MMAP2|COMM|EXIT|FORK|THROTTLE|UNTHROTTLE|READ|AUX|ITRACE_START|SWITCH|SWITCH_CPU_WIDE|NAMESPACES|KSYMBOL|BPF_EVENT|CGROUP|TEXT_POKE) events:/ { s += $3 }
+		/^ *$/ && on { exit } END { print s + 0 }')
+	grep -q "^perf2dat: not converted: $other samples of other events, $chains call chains, $side side-band records" out ||
+		fail "not converted ($other, $chains, $side): $(cat out)"
+fi
+
+# -v tells what was read
+run 0 -v -f "$DATA/sample.data" -o v.dat
+for what in 'read: file mode, little-endian; features: tracing_data' 'samples of [0-9]* events: ' \
+	    'records read: .*SAMPLE 629' 'pages: CPU 0 [0-9]* events, 0 lost'; do
+	grep -q "^perf2dat: info: $what" err || fail "-v: no '$what': $(cat err)"
+done
+no_leftovers "end"
 echo "PASS: cli"

@@ -12,14 +12,17 @@
 #   convert_args=...    extra perf2dat options
 #   perf_args=...       extra perf script options
 #   compare_args=...    extra compare.py options
-#   lost_check=yes      dropped-event markers must add up to perf's lost count
+#   lost_check=yes      dropped-event markers must add up to perf report's Total
+#                       Lost Samples, per CPU cover its PERF_RECORD_LOST records,
+#                       and agree with trace-cmd report --stat
 #   prepare=CMD         make the file to convert, "$in", from "$src" (perf
 #                       still reads "$src": for inputs perf cannot read)
 #   perf_input=FILE     what perf script reads instead (in tests/data)
 #   clock=NAME          the trace clock trace-cmd dump must show (default perf)
 #   report_args=...     extra trace-cmd report options
-#   date_check=yes      without --nodate, report shows perf script's wall-clock
-#                       time (-F tod) of the first event, to the microsecond
+#   date_check=yes      (with convert_args=--tod) without --nodate, report shows
+#                       perf script's wall-clock time (-F tod) of the first
+#                       event, to the microsecond
 set -u
 input= stdin=no convert_args= perf_args= compare_args= lost_check=no prepare= report_args=
 date_check=no perf_input= clock=perf
@@ -63,15 +66,27 @@ fi || fail "perf script failed: $(head -c 300 "$tmp/perf.err")"
 "$TRACE_CMD" report -N -t $report_args "$tmp/out.dat" > "$tmp/report" 2> "$tmp/report.err" ||
 	fail "trace-cmd report failed: $(head -c 300 "$tmp/report.err")"
 
-if [ "$lost_check" = yes ]; then
+# perf reading $src, as a file or on its standard input
+perf_on() {
 	if [ "$stdin" = yes ]; then
-		"$PERF" script -f -D -i - < "$src"
+		"$PERF" "$@" -i - < "$src"
 	else
-		"$PERF" script -f -D -i "$src"
-	fi 2>/dev/null > "$tmp/dump"
-	lost=$(sed -n 's/.*PERF_RECORD_LOST: .*lost:\([0-9]*\)$/\1/p' "$tmp/dump" |
-		awk '{ s += $1 } END { print s + 0 }')
-	compare_args="$compare_args --lost $lost"
+		"$PERF" "$@" -i "$src"
+	fi
+}
+
+if [ "$lost_check" = yes ]; then
+	perf_on report -f --stdio > "$tmp/perf-report" 2> /dev/null ||
+		fail "perf report failed"
+	lost=$(sed -n 's/^# Total Lost Samples: *\([0-9][0-9]*\)$/\1/p' "$tmp/perf-report")
+	[ -n "$lost" ] || fail "perf report prints no Total Lost Samples"
+	perf_on script -f -D 2> /dev/null > "$tmp/dump" || fail "perf script -D failed"
+	# "CPU TIME OFFSET [SIZE]: PERF_RECORD_LOST: id:N: lost:N", summed per CPU
+	per_cpu=$(sed -n 's/^\([0-9][0-9]*\) .*PERF_RECORD_LOST: .*lost:\([0-9]*\) *$/\1 \2/p' \
+		"$tmp/dump" | awk '{ s[$1] += $2 } END { for (c in s) printf " --lost-cpu %d:%d", c, s[c] }')
+	"$TRACE_CMD" report --stat $report_args "$tmp/out.dat" > "$tmp/stat" 2>&1 ||
+		fail "trace-cmd report --stat failed"
+	compare_args="$compare_args --lost $lost$per_cpu --stat $tmp/stat"
 fi
 
 "$PYTHON3" "$COMPARE" "$tmp/perf" "$tmp/report" --name "$name" $compare_args || exit 1
@@ -81,8 +96,10 @@ if [ "$date_check" = yes ]; then
 		sed 's/^ *//')
 	want_s=$(TZ=UTC date -d "${tod%.*}" +%s) || fail "cannot parse perf's time of day '$tod'"
 	want_us=$(echo "${tod##*.}" | cut -c1-6)
-	got=$("$TRACE_CMD" report -N -t "$tmp/out.dat" 2>/dev/null |
-		sed -n 's/^.*\] *\([0-9]*\)\.\([0-9]\{6\}\)[0-9]*:.*$/\1 \2/p' | head -n 1)
+	# the first "SECONDS.FRACTION:" field of the first event (a latency column may precede)
+	got=$("$TRACE_CMD" report -N -t "$tmp/out.dat" 2>/dev/null | awk '
+		{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) {
+			sub(/:$/, "", $i); split($i, t, "."); print t[1], substr(t[2], 1, 6); exit } }')
 	diff_us=$(( (${got% *} - want_s) * 1000000 + 1${got#* } - 1$want_us ))
 	[ "${diff_us#-}" -le 1 ] ||
 		fail "wall-clock time: trace-cmd shows '$got', perf script -F tod '$tod'"
