@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include "p2d-local.h"
 
@@ -56,10 +57,16 @@ int p2d_kallsyms_check(struct p2d_conv *cv, const char *path, uint64_t *size)
 	char line[LINE_MAX_LEN];
 	unsigned long n = 0;
 	bool zero, all_zero = true;
-	FILE *f = fopen(path, "re");
+	struct stat st;
+	FILE *f;
 	int ret = 0;
 
 	*size = 0;
+	/* libtracecmd sizes the file, then copies it: it must stay the same */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return p2d_error(cv, P2D_NO_OFFSET, -EINVAL, "--kallsyms %s: not a regular file"
+				 " (copy /proc/kallsyms to a file)", path);
+	f = fopen(path, "re");
 	if (!f)
 		return p2d_error(cv, P2D_NO_OFFSET, -errno, "--kallsyms %s: %s", path,
 				 strerror(errno));
