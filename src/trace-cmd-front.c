@@ -7,7 +7,8 @@
  *   trace-cmd report ... / trace-cmd dump ...
  *	given a perf.data (recognised by its magic, not its name), convert it
  *	to a private unlinked temporary file and run the real trace-cmd on
- *	/proc/self/fd/N, every other argument unchanged;
+ *	/proc/self/fd/N, every other argument unchanged, with that name put
+ *	back to the user's in what it prints (trace-cmd-front-rename.c);
  *   anything else
  *	runs the real trace-cmd with the same arguments, byte for byte.
  *
@@ -27,6 +28,7 @@
 
 #include "p2d-cli.h"
 #include "perf2dat.h"
+#include "trace-cmd-front.h"
 
 #define PROG "trace-cmd"
 
@@ -84,7 +86,11 @@ static bool is_self(const char *path)
 	return same;
 }
 
-static void __attribute__((noreturn)) exec_real(char **argv)
+/**
+ * front_exec_real - run the real trace-cmd in place of this process
+ * @argv: its arguments
+ */
+void front_exec_real(char **argv)
 {
 	if (is_self(P2D_REAL_TRACE_CMD))
 		die_front("%s is this front end itself, not the real trace-cmd: rebuild"
@@ -149,14 +155,13 @@ static int tmp_output(void)
 	return fd;
 }
 
-/* Convert @input into an unlinked file; returns "/proc/self/fd/N" for trace-cmd */
-static char *convert_private(const char *input)
+/* Convert @input into an unlinked file; returns its descriptor */
+static int convert_private(const char *input)
 {
 	struct p2d_summary sum;
 	struct p2d_options o;
 	struct p2d_cli cli;
 	void (*xfsz)(int);
-	char *path;
 	int fd, ret;
 
 	fd = tmp_output();
@@ -174,9 +179,7 @@ static char *convert_private(const char *input)
 	p2d_cli_release(&cli);
 	if (ret)
 		exit(1);
-	if (asprintf(&path, "/proc/self/fd/%d", fd) < 0)
-		die_front("out of memory");
-	return path;	/* fd stays open, without close-on-exec, for trace-cmd */
+	return fd;	/* it stays open, without close-on-exec, for trace-cmd */
 }
 
 /* The options of trace-cmd 3.1's report and dump, as trace-cmd parses them */
@@ -213,6 +216,53 @@ static const struct option dump_long[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
+/* The converted copies, and the names the user gave them */
+static struct front_name names[64];
+static int nr_names;
+static char *links_dir;
+
+/* The base name trace-cmd should see for @user ("perf.data/" is perf.data) */
+static char *base_of(const char *user)
+{
+	char *copy = strdup(user), *base, *end;
+
+	if (!copy)
+		die_front("out of memory");
+	for (end = copy + strlen(copy); end > copy + 1 && end[-1] == '/'; end--)
+		end[-1] = '\0';
+	base = strrchr(copy, '/');
+	base = strdup(base && base[1] ? base + 1 : *copy && strcmp(copy, "/") ? copy : "perf.data");
+	free(copy);
+	if (!base)
+		die_front("out of memory");
+	return base;
+}
+
+/*
+ * A link to the converted copy: LINKS_DIR/N/BASE -> /proc/self/fd/FD (the
+ * real trace-cmd inherits FD). Removed when trace-cmd ends.
+ */
+static char *make_link(const char *user, int fd)
+{
+	const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	char *sub, *path, *base = base_of(user), target[64];
+
+	if (!links_dir) {
+		if (asprintf(&links_dir, "%s/trace-cmd-perf.XXXXXX", tmp) < 0 ||
+		    !mkdtemp(links_dir))
+			die_front("cannot create a directory in %s: %s", tmp, strerror(errno));
+	}
+	snprintf(target, sizeof(target), "/proc/self/fd/%d", fd);
+	if (asprintf(&sub, "%s/%d", links_dir, nr_names) < 0 ||
+	    asprintf(&path, "%s/%s", sub, base) < 0)
+		die_front("out of memory");
+	if (mkdir(sub, 0700) || symlink(target, path))
+		die_front("cannot create %s: %s", path, strerror(errno));
+	free(sub);
+	free(base);
+	return path;
+}
+
 /* Replace the file name at @argv[@i] + @off by a converted copy, if a perf.data */
 static bool replace_input(char **argv, int i, size_t off)
 {
@@ -220,10 +270,13 @@ static bool replace_input(char **argv, int i, size_t off)
 
 	if (!is_perf(argv[i] + off))
 		return false;
-	path = convert_private(argv[i] + off);
+	if (nr_names == (int)(sizeof(names) / sizeof(names[0])))
+		die_front("more than %d perf.data inputs", nr_names);
+	path = make_link(argv[i] + off, convert_private(argv[i] + off));
 	if (asprintf(&arg, "%.*s%s", (int)off, argv[i], path) < 0)
 		die_front("out of memory");
-	free(path);
+	names[nr_names].priv = path;
+	names[nr_names++].user = argv[i] + off;
 	argv[i] = arg;
 	return true;
 }
@@ -382,5 +435,7 @@ int main(int argc, char **argv)
 		return convert_from_perf(argc, argv);
 	if (argc >= 2 && (!strcmp(argv[1], "report") || !strcmp(argv[1], "dump")))
 		nv = report_args(argc, argv, argv[1][0] == 'd');
-	exec_real(nv ? nv : argv);
+	if (nv)
+		front_run_renamed(nv, names, nr_names, links_dir);
+	front_exec_real(argv);
 }

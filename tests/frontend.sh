@@ -22,6 +22,9 @@ if [ "${FRONTEND_ENABLED:-no}" != yes ]; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+mkdir "$tmp/tmpdir"
+TMPDIR=$tmp/tmpdir	# the front end's private files, checked to go away
+export TMPDIR
 fail() {
 	echo "FAIL: frontend: $*"
 	exit 1
@@ -157,6 +160,20 @@ done
 cmp -s got ref.report || fail "report of a perf.data named trace.dat"
 "$FRONT" dump --summary sample.data > got 2> err || fail "dump --summary: $(cat err)"
 grep -q flyrecord got || fail "dump of a perf.data: $(cat got)"
+# the inputs are named as the user named them: whole names and base names
+grep -q '^ Tracing meta data in file sample.data:$' got || fail "dump names: $(head -3 got)"
+"$FRONT" report --cpus "$PWD/sample.data" > got 2> err || fail "report --cpus: $(cat err)"
+grep -q "^List of CPUs in $PWD/sample.data with data:$" got || fail "report --cpus: $(cat got)"
+mkdir -p two && cp sample.data two/perf.data
+"$FRONT" report -i sample.data -i two/perf.data -i ref.dat > got 2> err || fail "three inputs: $(cat err)"
+for tag in sample.data perf.data ref.dat; do
+	[ "$(grep -c "^ *$tag: " got)" -gt 600 ] || fail "three inputs: $tag lines: $(head -4 got)"
+done
+grep -q -e /proc/self -e trace-cmd-perf got err && fail "a private name shows: $(grep proc got err | head -2)"
+# ... and nothing of the private names is left, whatever way trace-cmd ends
+"$FRONT" report sample.data | head -n 1 > /dev/null
+"$FRONT" report -i sample.data -F 'no_such_event' > /dev/null 2>&1
+ls -A "$TMPDIR" | grep -q trace-cmd-perf && fail "left in \$TMPDIR: $(ls -A "$TMPDIR")"
 printf 'neither perf.data nor trace.dat' > junk.data
 same_as_real report-junk report junk.data
 
