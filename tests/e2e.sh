@@ -12,9 +12,10 @@
 #   convert_args=...    extra perf2dat options
 #   perf_args=...       extra perf script options
 #   compare_args=...    extra compare.py options
-#   lost_check=yes      dropped-event markers must add up to perf report's Total
-#                       Lost Samples, per CPU cover its PERF_RECORD_LOST records,
-#                       and agree with trace-cmd report --stat
+#   lost_check=no       skip the check (done by default) that the dropped-event
+#                       markers add up to perf report's Total Lost Samples, per
+#                       CPU cover its PERF_RECORD_LOST records, and agree with
+#                       trace-cmd report --stat
 #   prepare=CMD         make the file to convert, "$in", from "$src" (perf
 #                       still reads "$src": for inputs perf cannot read)
 #   perf_input=FILE     what perf script reads instead (in tests/data)
@@ -24,8 +25,8 @@
 #                       perf script's wall-clock time (-F tod) of the first
 #                       event, to the microsecond
 set -u
-input= stdin=no convert_args= perf_args= compare_args= lost_check=no prepare= report_args=
-date_check=no perf_input= clock=perf
+input= stdin=no convert_args= perf_args= compare_args= prepare= report_args=
+date_check=no perf_input= clock=perf lost_check=yes
 . "$1"
 name=$(basename "$1" .e2e)
 
