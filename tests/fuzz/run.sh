@@ -10,7 +10,7 @@
 #
 # Leaks: libFuzzer checks each input that allocated more than it freed;
 # the leaks of libtracecmd and libtraceevent are hidden from LeakSanitizer
-# by the target (tests/lsan.supp names them for the end of each process).
+# by the target (tests/hostile/lsan.supp names them for the end of each process).
 set -u
 fuzzer=$1
 here=$(cd "$(dirname "$0")" && pwd)
@@ -28,7 +28,7 @@ tmp=$(mktemp -d "$base/p2d-fuzz.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 before=$(ls "$corpus" | wc -l)
 P2D_FUZZ_TMPDIR=$tmp \
-LSAN_OPTIONS="suppressions=$here/../lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}" \
+LSAN_OPTIONS="suppressions=$here/../hostile/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}" \
 ASAN_OPTIONS="detect_leaks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
 UBSAN_OPTIONS="print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}" \
 	"$fuzzer" -fork="$jobs" -max_total_time="$time" -timeout=10 -rss_limit_mb=3072 \

@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include <linux/magic.h>
 
-#include "p2d-output.h"
+#include "write-output.h"
 
 /* File systems of the kernel's own objects: no ordinary file can be made there */
 static const struct {

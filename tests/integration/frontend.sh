@@ -29,7 +29,7 @@ fail() {
 	echo "FAIL: frontend: $*"
 	exit 1
 }
-. "$TOP_SRCDIR/tests/select-lib.sh"
+. "$TOP_SRCDIR/tests/integration/select-lib.sh"
 need_tools frontend
 
 # a make of its own, not a part of the make check running this test

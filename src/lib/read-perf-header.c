@@ -19,7 +19,7 @@
  */
 #include <stdlib.h>
 
-#include "p2d-perf.h"
+#include "read-perf-local.h"
 
 /* ------------------------------------------------------------------------ */
 /* Attributes and ids                                                       */

@@ -13,7 +13,7 @@
 #include <event-parse.h>
 
 #include "p2d-local.h"
-#include "p2d-output.h"
+#include "write-output.h"
 
 #define TASK_BYTES	24	/* a task's line in the output, about */
 #define FIXED_BYTES	1024	/* the output's headers and options, about */

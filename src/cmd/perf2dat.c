@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "p2d-cli.h"
+#include "cli.h"
 #include "perf2dat.h"
 
 #define PROG "perf2dat"

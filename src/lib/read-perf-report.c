@@ -9,7 +9,7 @@
 
 #include <event-parse.h>
 
-#include "p2d-perf.h"
+#include "read-perf-local.h"
 
 /* tools/perf/util/header.h, in bit order */
 static const char *const feature_names[] = {

@@ -13,7 +13,7 @@ if [ -x "$(dirname "$PERF2DAT")/.libs/perf2dat" ]; then
 	LD_LIBRARY_PATH="$(dirname "$PERF2DAT")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 	export PERF2DAT LD_LIBRARY_PATH
 fi
-REGRESS=${REGRESS:-$(dirname "$0")/fuzz/regress}
+REGRESS=${REGRESS:-$(dirname "$0")/../fuzz/regress}
 jobs=${SWEEP_JOBS:-$(nproc 2> /dev/null || echo 2)}
 timeout=${SWEEP_TIMEOUT:-10}
 keep=${SWEEP_KEEP:-$PWD/sweep-failures}

@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 
-#include "p2d-cli.h"
+#include "cli.h"
 
 #define BAR_DELAY	1.0	/* seconds before a bar appears, by default */
 #define BAR_PERIOD	0.2	/* seconds between redraws */

@@ -28,8 +28,8 @@
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
-DATA=${DATA:-$here/data}
-TOOL=$here/tools/perf-rewrite.py
+DATA=${DATA:-$here/../data}
+TOOL=$here/../tools/perf-rewrite.py
 for tool in "${PERF:-}" "${PYTHON3:-}"; do
 	if [ -z "$tool" ] || [ ! -x "$tool" ]; then
 		echo "SKIP: twins: perf and python3 are needed"

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "p2d-perf.h"
+#include "read-perf-local.h"
 
 #define PROGRESS_STEP	(16u << 20)
 

@@ -14,7 +14,7 @@ fail() {
 convert() {
 	"$PERF2DAT" -q "$@"
 }
-. "$TOP_SRCDIR/tests/select-lib.sh"
+. "$TOP_SRCDIR/tests/integration/select-lib.sh"
 need_tools select
 
 run_selection_checks

@@ -11,7 +11,7 @@
 
 #include <zstd.h>
 
-#include "p2d-perf.h"
+#include "read-perf-local.h"
 
 #define DECOMP_MIN_ROOM		(64u << 10)	/* a record is at most 64 KiB */
 #define DECOMP_INITIAL		(1u << 20)

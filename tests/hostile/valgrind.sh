@@ -37,7 +37,7 @@ jobs=$(nproc 2> /dev/null || echo 2)
 	echo "sample.data, zstd|--compression zstd|$DATA/sample.data"
 	echo "pipe.data on stdin|-i -|$DATA/pipe.data"
 	echo "pipe-zstd.data on stdin|-i -|$DATA/pipe-zstd.data"
-	for f in "${REGRESS:-$(dirname "$0")/fuzz/regress}"/*.data; do
+	for f in "${REGRESS:-$(dirname "$0")/../fuzz/regress}"/*.data; do
 		[ -f "$f" ] && echo "regress/$(basename "$f")||$f"
 	done
 } > "$tmp/cases"

@@ -26,7 +26,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "p2d-cli.h"
+#include "cli.h"
 #include "perf2dat.h"
 #include "trace-cmd-front.h"
 

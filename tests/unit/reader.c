@@ -9,7 +9,7 @@
 
 #include <event-parse.h>
 
-#include "p2d-perf.h"
+#include "read-perf-local.h"
 #include "unit.h"
 
 static struct p2d_summary sum;
