@@ -52,22 +52,6 @@ static void report(const char *file, const char *fmt, ...)
 	fprintf(stderr, "kernelshark perf2dat: %s: %s\n", file, msg);
 }
 
-static bool file_is_perf_data(const char *path)
-{
-	unsigned char magic[8];
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	do {
-		n = read(fd, magic, sizeof(magic));
-	} while (n < 0 && errno == EINTR);
-	close(fd);
-	return n == (ssize_t)sizeof(magic) && p2d_is_perf_data(magic, sizeof(magic));
-}
-
 /**
  * kshark_input_check - is @file a perf recording this plugin can open?
  * @file: path given to KernelShark
@@ -80,18 +64,7 @@ static bool file_is_perf_data(const char *path)
  */
 KS_P2D_EXPORT bool KSHARK_INPUT_CHECK(const char *file)
 {
-	char data[PATH_MAX];
-	struct stat st;
-
-	if (!file || stat(file, &st) < 0)
-		return false;
-	if (S_ISREG(st.st_mode))
-		return file_is_perf_data(file);
-	if (!S_ISDIR(st.st_mode))
-		return false;
-	if (snprintf(data, sizeof(data), "%s/data", file) >= (int)sizeof(data))
-		return false;
-	return stat(data, &st) == 0 && S_ISREG(st.st_mode) && file_is_perf_data(data);
+	return file && p2d_is_perf_path(file);
 }
 
 /**
@@ -145,6 +118,8 @@ static int child_convert(const char *file, int fd)
 	o.input = file;
 	o.output = NULL;
 	o.output_fd = fd;
+	/* drop the event formats libtraceevent dies on, rather than fail */
+	o.isolate_formats = true;
 	ret = p2d_convert(&o, &sum);
 	if (ret == 0)
 		return 0;

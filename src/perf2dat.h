@@ -7,6 +7,7 @@
 #ifndef PERF2DAT_H
 #define PERF2DAT_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -47,6 +48,20 @@ typedef void (*p2d_log_fn)(void *ctx, enum p2d_log_level level, const char *msg)
 typedef void (*p2d_progress_fn)(void *ctx, uint64_t done, uint64_t total, uint64_t events);
 
 /**
+ * typedef p2d_name_fn - a named temporary file or directory was created, or
+ *	has been removed
+ * @ctx: the @names_ctx of &struct p2d_options
+ * @path: its name
+ * @created: true when it was created, false when it is gone
+ *
+ * Everything else a conversion makes has no name (O_TMPFILE, unlinked
+ * files) and vanishes with the process, whatever ends it. A program that
+ * handles termination signals can hold them while a name exists (the
+ * perf2dat programs do).
+ */
+typedef void (*p2d_name_fn)(void *ctx, const char *path, bool created);
+
+/**
  * struct p2d_options - what to convert and how
  * @input: path of the perf.data file or directory, or "-" for @input_fd
  * @input_fd: descriptor read when @input is "-" (may be a pipe)
@@ -80,6 +95,16 @@ typedef void (*p2d_progress_fn)(void *ctx, uint64_t done, uint64_t total, uint64
  *	unit); @time then takes such times too. Without it, timestamps are the
  *	recorded clock, as perf script shows them. A recording without clock
  *	data is an error.
+ * @names: told when a named temporary file exists (&p2d_name_fn), or NULL
+ * @names_ctx: passed to @names
+ * @cancel: when not NULL, polled while converting: once *@cancel is not 0
+ *	the conversion stops soon, fails with -ECANCELED and leaves nothing
+ *	behind (set it from a signal handler, say)
+ * @isolate_formats: parse the recording's event formats first in a child
+ *	process (fork), so that a damaged format on which libtraceevent
+ *	crashes or loops (libtraceevent 1.7 dies on some) is dropped with a
+ *	warning instead of taking the caller down. Off by default: no process
+ *	is created unless asked.
  */
 struct p2d_options {
 	const char		*input;
@@ -102,6 +127,10 @@ struct p2d_options {
 	const char		*pids;
 	const char		*tids;
 	bool			tod;
+	p2d_name_fn		names;
+	void			*names_ctx;
+	const volatile sig_atomic_t *cancel;
+	bool			isolate_formats;
 };
 
 /**
@@ -159,10 +188,22 @@ P2D_API void p2d_options_init(struct p2d_options *opts);
  * @opts: what to convert
  * @sum: filled with counts; on failure @sum->error holds the reason
  *
- * The output is written to a temporary file next to @opts->output and
- * renamed into place only when everything succeeded, so a failure leaves
- * nothing behind. The host is not touched: no tracefs access, no mounts,
- * no sysctl writes.
+ * The output is written to an unnamed file next to @opts->output and given
+ * its name only when everything succeeded, so a failure leaves nothing
+ * behind. The host is not touched: no tracefs access, no mounts, no sysctl
+ * writes.
+ *
+ * What a caller can see of it: it starts one thread (joined before it
+ * returns); it forks only with @opts->isolate_formats; it changes no signal
+ * mask or disposition. For a few milliseconds while libtracecmd reads the
+ * metadata it names a private directory in $TMPDIR (&p2d_options names
+ * tells when); one left by a process that died meanwhile is removed by the
+ * next conversion. libtracecmd's writer keeps process-wide settings
+ * (libtracefs' tracing directory, the log level of libtracecmd, libtracefs
+ * and libtraceevent): conversions hold a lock while they write, point the
+ * tracing directory back at the default and set the log level back to
+ * libtracecmd's default (TEP_LOG_CRITICAL) before they return. Conversions
+ * in several threads at once are safe.
  *
  * Returns 0 on success, or a negative errno.
  */
@@ -176,6 +217,17 @@ P2D_API int p2d_convert(const struct p2d_options *opts, struct p2d_summary *sum)
  * Returns true for both byte orders of the "PERFILE2" magic.
  */
 P2D_API bool p2d_is_perf_data(const void *buf, size_t len);
+
+/**
+ * p2d_is_perf_path - is @path a perf.data recording?
+ * @path: a file, or a perf record --threads directory
+ *
+ * By content, not by name: a file (or a directory's "data" file) that
+ * starts with a perf.data magic of either byte order.
+ *
+ * Returns true for a recording.
+ */
+P2D_API bool p2d_is_perf_path(const char *path);
 
 /**
  * p2d_version - the library version string

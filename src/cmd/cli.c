@@ -309,13 +309,100 @@ void p2d_cli_log(void *ctx, enum p2d_log_level level, const char *msg)
 
 /* ------------------------------------------------------------------------ */
 
+/* ------------------------------------------------------------------------ */
+/* Termination signals                                                      */
+
+/*
+ * While converting, SIGINT, SIGTERM, SIGHUP and SIGQUIT (those not ignored)
+ * are blocked in every thread and waited for by one: the process dies of
+ * the signal at once, unless a named temporary file exists (the library
+ * says when); then the conversion is cancelled, and the process dies of the
+ * signal as soon as the name is gone. So a signal leaves nothing behind.
+ */
+static const int term_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+
+static void __attribute__((noreturn)) die_of(int sig)
+{
+	sigset_t one;
+
+	signal(sig, SIG_DFL);
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	pthread_sigmask(SIG_UNBLOCK, &one, NULL);
+	raise(sig);
+	_exit(128 + sig);
+}
+
+static void *signal_waiter(void *arg)
+{
+	struct p2d_cli *cli = arg;
+	int sig;
+
+	for (;;) {
+		if (sigwait(&cli->sig_set, &sig))
+			continue;
+		pthread_mutex_lock(&cli->sig_lock);
+		if (!cli->named)
+			die_of(sig);
+		cli->pending = sig;
+		cli->cancel = sig;
+		pthread_mutex_unlock(&cli->sig_lock);
+	}
+	return NULL;
+}
+
+/* The &p2d_name_fn of the programs */
+static void names_changed(void *ctx, const char *path, bool created)
+{
+	struct p2d_cli *cli = ctx;
+
+	pthread_mutex_lock(&cli->sig_lock);
+	cli->named += created ? 1 : -1;
+	if (!cli->named && cli->pending)
+		die_of(cli->pending);
+	pthread_mutex_unlock(&cli->sig_lock);
+}
+
+static bool hold_signals(struct p2d_cli *cli)
+{
+	struct sigaction sa;
+	size_t i;
+
+	sigemptyset(&cli->sig_set);
+	for (i = 0; i < sizeof(term_signals) / sizeof(term_signals[0]); i++) {
+		/* an ignored signal (nohup) stays ignored */
+		if (sigaction(term_signals[i], NULL, &sa) == 0 && sa.sa_handler != SIG_IGN)
+			sigaddset(&cli->sig_set, term_signals[i]);
+	}
+	pthread_mutex_init(&cli->sig_lock, NULL);
+	cli->named = cli->pending = 0;
+	cli->cancel = 0;
+	pthread_sigmask(SIG_BLOCK, &cli->sig_set, &cli->sig_old);
+	if (pthread_create(&cli->sig_thread, NULL, signal_waiter, cli) == 0)
+		return true;
+	pthread_sigmask(SIG_SETMASK, &cli->sig_old, NULL);
+	return false;
+}
+
+static void release_signals(struct p2d_cli *cli)
+{
+	pthread_cancel(cli->sig_thread);
+	pthread_join(cli->sig_thread, NULL);
+	if (cli->pending)
+		die_of(cli->pending);
+	pthread_sigmask(SIG_SETMASK, &cli->sig_old, NULL);
+	pthread_mutex_destroy(&cli->sig_lock);
+}
+
 /**
  * p2d_cli_convert - run a conversion, with a progress bar on a terminal
  * @cli: state
  * @o: what to convert
  * @sum: filled by p2d_convert()
  *
- * On failure prints "PROG: INPUT: what is wrong" on standard error.
+ * On failure prints "PROG: INPUT: what is wrong" on standard error. A
+ * termination signal ends the process (of that signal) without leaving a
+ * file behind: see hold_signals().
  *
  * Returns 0 or a negative errno.
  */
@@ -333,8 +420,18 @@ int p2d_cli_convert(struct p2d_cli *cli, struct p2d_options *o, struct p2d_summa
 		o->progress = p2d_cli_progress;
 		o->progress_ctx = cli;
 	}
+	/* a program may fork: damaged formats are dropped rather than fatal */
+	o->isolate_formats = true;
 	clock_gettime(CLOCK_MONOTONIC, &cli->start);
-	ret = p2d_convert(o, sum);
+	if (hold_signals(cli)) {
+		o->names = names_changed;
+		o->names_ctx = cli;
+		o->cancel = &cli->cancel;
+		ret = p2d_convert(o, sum);
+		release_signals(cli);
+	} else {
+		ret = p2d_convert(o, sum);
+	}
 	p2d_cli_bar_clear(cli);
 	if (ret)
 		fprintf(stderr, "%s: %s: %s\n", cli->prog,

@@ -7,6 +7,8 @@
 #define P2D_CLI_H
 
 #include <getopt.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
@@ -85,6 +87,13 @@ enum {
  * @delay: seconds before a bar appears (PERF2DAT_PROGRESS_DELAY, default 1)
  * @events_seen: the highest event count reported
  * @bar_room: width of the bar, fixed when first drawn; -1: no room for one
+ * @sig_set: the termination signals the program handles while converting
+ * @sig_old: the signal mask before
+ * @sig_thread: the thread that waits for them
+ * @sig_lock: guards @named and @pending
+ * @named: named temporary files that exist (&p2d_name_fn)
+ * @pending: a signal that came while @named was not 0
+ * @cancel: what the conversion polls (&p2d_options cancel)
  */
 struct p2d_cli {
 	const char	*prog;
@@ -98,6 +107,13 @@ struct p2d_cli {
 	double		delay;
 	uint64_t	events_seen;
 	int		bar_room;
+	sigset_t	sig_set;
+	sigset_t	sig_old;
+	pthread_t	sig_thread;
+	pthread_mutex_t	sig_lock;
+	int		named;
+	int		pending;
+	volatile sig_atomic_t cancel;
 };
 
 void p2d_cli_init(struct p2d_cli *cli, const char *prog, struct p2d_options *o);

@@ -103,40 +103,6 @@ void front_exec_real(char **argv)
 /* ------------------------------------------------------------------------ */
 /* A perf.data given to report or dump                                      */
 
-static bool file_is_perf(const char *path)
-{
-	unsigned char magic[8];
-	bool perf = false;
-	struct stat st;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return false;
-	/* pread: nothing is consumed, and a pipe or terminal fails here */
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	    pread(fd, magic, sizeof(magic), 0) == (ssize_t)sizeof(magic))
-		perf = p2d_is_perf_data(magic, sizeof(magic));
-	close(fd);
-	return perf;
-}
-
-/* A perf.data file, or a perf record --threads directory (its "data" file) */
-static bool is_perf(const char *path)
-{
-	struct stat st;
-	char *data;
-	bool perf;
-
-	if (stat(path, &st) || !S_ISDIR(st.st_mode))
-		return file_is_perf(path);
-	if (asprintf(&data, "%s/data", path) < 0)
-		return false;
-	perf = file_is_perf(data);
-	free(data);
-	return perf;
-}
-
 static int tmp_output(void)
 {
 	const char *dir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
@@ -268,7 +234,7 @@ static bool replace_input(char **argv, int i, size_t off)
 {
 	char *path, *arg;
 
-	if (!is_perf(argv[i] + off))
+	if (!p2d_is_perf_path(argv[i] + off))
 		return false;
 	if (nr_names == (int)(sizeof(names) / sizeof(names[0])))
 		die_front("more than %d perf.data inputs", nr_names);
@@ -310,7 +276,7 @@ static char **report_args(int argc, char **argv, bool dump)
 		input = true;
 		replaced |= replace_input(nv, optind + 1, 0);
 	}
-	if (!input && is_perf("trace.dat")) {
+	if (!input && p2d_is_perf_path("trace.dat")) {
 		memmove(nv + 4, nv + 2, (size_t)(argc - 2) * sizeof(*nv));
 		nv[2] = "-i";
 		nv[3] = "trace.dat";

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The conversion: an import handler reads the recording and feeds the sink
- * below (tracing data, events, losses, task names); events go through the
- * reorder queue into per-CPU pages; at the end the writer turns metadata
- * and pages into the trace.dat.
+ * The conversion (p2d_convert() of perf2dat.h): an import handler reads the
+ * recording and feeds the sink below (metadata, tracing data, events,
+ * losses, side-band records); events pass the selection, then the reorder
+ * queue into per-CPU pages, side-band records name the tasks; at the end
+ * the writer turns metadata and pages into the trace.dat.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -12,14 +14,69 @@
 
 #include <event-parse.h>
 
-#include "p2d-local.h"
-#include "write-output.h"
+#include "read-perf.h"
+#include "reorder.h"
+#include "select.h"
+#include "write.h"
 
 #define TASK_BYTES	24	/* a task's line in the output, about */
 #define FIXED_BYTES	1024	/* the output's headers and options, about */
+#define CANCEL_EVERY	256	/* events between looks at &p2d_options cancel */
 
 static const struct p2d_import *const importers[] = {
 	&p2d_import_perf,
+};
+
+/**
+ * struct p2d_conv - state of one conversion
+ * @opts: the caller's options
+ * @sum: the caller's summary
+ * @diag: diagnostics (the first error goes to @sum->error)
+ * @names: the caller's &p2d_name_fn
+ * @meta: recording metadata, as the reader gave it
+ * @tracing: parsed tracing data, NULL until seen
+ * @select: the selection
+ * @tasks: pid -> comm
+ * @queue: reorder queue
+ * @cpus: per-CPU page streams, NULL until the tracing data is known
+ * @stats: what the reader counted
+ * @data_dir: where the large temporary files go
+ * @dir_data: for a directory input, the path of its "data" file
+ * @swap_payload: payloads are in the other byte order (converted to ours)
+ * @scratch: a payload being swapped
+ * @resolved: the selection was resolved, at the first event
+ * @events_read: tracepoint events the reader delivered
+ * @done: input bytes read, as last reported
+ * @total: input size, as last reported
+ * @kallsyms_bytes: size of the --kallsyms file
+ * @unknown_warned: warned about an event id missing from the formats
+ * @swap_warned: warned about an event that cannot be swapped
+ * @big_warned: warned about an event too large for a page
+ */
+struct p2d_conv {
+	const struct p2d_options	*opts;
+	struct p2d_summary		*sum;
+	struct p2d_diag			diag;
+	struct p2d_names		names;
+	struct p2d_meta			meta;
+	struct p2d_tracing		*tracing;
+	struct p2d_select		*select;
+	struct p2d_tasks		*tasks;
+	struct p2d_reorder		*queue;
+	struct p2d_cpufiles		*cpus;
+	struct p2d_read_stats		stats;
+	const char			*data_dir;
+	char				*dir_data;
+	bool				swap_payload;
+	uint8_t				*scratch;
+	bool				resolved;
+	uint64_t			events_read;
+	uint64_t			done;
+	uint64_t			total;
+	uint64_t			kallsyms_bytes;
+	bool				unknown_warned;
+	bool				swap_warned;
+	bool				big_warned;
 };
 
 /**
@@ -42,39 +99,44 @@ void p2d_options_init(struct p2d_options *opts)
  */
 bool p2d_is_perf_data(const void *buf, size_t len)
 {
-	return len >= 8 && (!memcmp(buf, "PERFILE2", 8) || !memcmp(buf, "2ELIFREP", 8));
+	return p2d_perf_magic(buf, len);
 }
 
-/**
- * p2d_tod_offset - the wall-clock time of the recorded clock's zero
- * @m: recording metadata
- * @ns: set to the offset in ns, rounded to the microsecond (the unit of
- *	trace.dat's DATE option, so that what trace-cmd report prints and
- *	what --time takes agree)
- *
- * perf record -k CLOCK stores a pair of readings (wall clock, CLOCK) in its
- * CLOCK_DATA feature; their difference is the offset.
- *
- * Returns false when the recording has no such pair.
- */
-bool p2d_tod_offset(const struct p2d_meta *m, uint64_t *ns)
+static bool file_is_perf(const char *path)
 {
-	if (!m->has_clock_data || !m->has_clockid || m->clock_tod_ns <= m->clock_id_ns)
+	unsigned char magic[8];
+	bool perf = false;
+	struct stat st;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
 		return false;
-	*ns = (m->clock_tod_ns - m->clock_id_ns + 500) / 1000 * 1000;
-	return true;
+	/* pread: nothing is consumed, and a pipe or terminal fails here */
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    pread(fd, magic, sizeof(magic), 0) == (ssize_t)sizeof(magic))
+		perf = p2d_perf_magic(magic, sizeof(magic));
+	close(fd);
+	return perf;
 }
 
 /**
- * p2d_no_tod - report that --tod cannot be honoured
- * @cv: conversion
- *
- * Returns -ENODATA (message recorded).
+ * p2d_is_perf_path - is @path a perf.data recording?
+ * @path: a file, or a perf record --threads directory
  */
-int p2d_no_tod(struct p2d_conv *cv)
+bool p2d_is_perf_path(const char *path)
 {
-	return p2d_error(cv, P2D_NO_OFFSET, -ENODATA, "--tod: the recording has no clock data"
-			 " (record with perf record -k CLOCK, e.g. -k mono)");
+	struct stat st;
+	char *data;
+	bool perf;
+
+	if (stat(path, &st) || !S_ISDIR(st.st_mode))
+		return file_is_perf(path);
+	if (asprintf(&data, "%s/data", path) < 0)
+		return false;
+	perf = file_is_perf(data);
+	free(data);
+	return perf;
 }
 
 /**
@@ -86,50 +148,35 @@ const char *p2d_version(void)
 }
 
 /* ------------------------------------------------------------------------ */
-/* The sink an import handler feeds                                         */
+/* The sink the import handler feeds                                        */
 
-/* Which event ids have a format: one bit each, looked up for every sample */
-static int known_events(struct p2d_conv *cv)
+static int cancelled(struct p2d_conv *cv)
 {
-	struct tep_handle *tep = cv->tracing->tep;
-	int i, n = tep_get_events_count(tep);
-	struct tep_event *e;
-
-	cv->known = calloc(65536 / 8, 1);
-	if (!cv->known)
-		return -ENOMEM;
-	for (i = 0; i < n; i++) {
-		e = tep_get_event(tep, i);
-		if (e && e->id >= 0 && e->id < 65536)
-			cv->known[e->id / 8] |= (uint8_t)(1u << (e->id % 8));
-	}
-	return 0;
+	if (!cv->opts->cancel || !*cv->opts->cancel)
+		return 0;
+	return p2d_error(&cv->diag, P2D_NO_OFFSET, -ECANCELED, "cancelled");
 }
 
-static bool known_event(const struct p2d_conv *cv, uint16_t id)
+static int sink_meta(void *ctx, const struct p2d_meta *m)
 {
-	return cv->known[id / 8] & (1u << (id % 8));
+	struct p2d_conv *cv = ctx;
+
+	return p2d_meta_copy(&cv->meta, m);
 }
 
-/**
- * p2d_sink_tracing - the recording's tracing data was read
- * @cv: conversion
- * @blob: the data, malloc()ed; ownership passes to the sink
- * @len: its size
- * @off: its input offset
- *
- * Returns 0 or a negative errno (message recorded).
- */
-int p2d_sink_tracing(struct p2d_conv *cv, uint8_t *blob, size_t len, uint64_t off)
+static int sink_tracing(void *ctx, uint8_t *blob, size_t len, uint64_t off)
 {
+	struct p2d_conv *cv = ctx;
 	const struct p2d_tracing *t;
 	int ret;
 
 	if (cv->tracing) {
+		p2d_warn(&cv->diag, off, "second tracing data ignored");
 		free(blob);
 		return 0;
 	}
-	ret = p2d_tracing_parse(cv, blob, len, off);
+	ret = p2d_tracing_parse(&cv->diag, blob, len, off, cv->opts->isolate_formats,
+				&cv->tracing);
 	if (ret)
 		return ret;
 	t = cv->tracing;
@@ -137,117 +184,157 @@ int p2d_sink_tracing(struct p2d_conv *cv, uint8_t *blob, size_t len, uint64_t of
 	cv->swap_payload = t->big_endian != p2d_host_big_endian();
 	if (cv->swap_payload && !(cv->scratch = malloc(65536)))
 		return -ENOMEM;
-	cv->cpus.page_size = t->page_size;
-	cv->cpus.long_size = t->long_size;
-	cv->cpus.big_endian = p2d_host_big_endian();
-	ret = known_events(cv);
-	if (ret)
-		return ret;
+	cv->cpus = p2d_cpufiles_new(cv->data_dir, t->page_size, t->long_size,
+				    p2d_host_big_endian(), &cv->diag);
+	if (!cv->cpus)
+		return -ENOMEM;
 	return p2d_tasks_parse_cmdlines(cv->tasks, t->cmdlines.data, t->cmdlines.len);
 }
 
-static int sorter_add(struct p2d_conv *cv, const struct p2d_event *ev, const uint8_t *raw);
-
-/**
- * p2d_sink_event - one tracepoint event
- * @cv: conversion
- * @ev: the event
- *
- * Returns 0 or a negative errno (message recorded).
- */
-int p2d_sink_event(struct p2d_conv *cv, const struct p2d_event *ev)
+static void report_progress(struct p2d_conv *cv)
 {
-	int ret = p2d_select_event(cv, ev);
-
-	if (ret <= 0)
-		return ret;
-	if (!cv->tracing)
-		return p2d_error(cv, ev->off, -EBADMSG,
-				 "tracepoint sample before the tracing data (event formats)");
-	if (ev->cpu >= P2D_MAX_CPUS)
-		return p2d_error(cv, ev->off, -ERANGE, "sample for CPU %u", ev->cpu);
-	if (ev->len < 8 || !known_event(cv, p2d_get16(ev->raw, cv->swap_payload))) {
-		cv->sum->dropped++;
-		if (!cv->unknown_warned)
-			p2d_warn(cv, ev->off, "tracepoint sample of an event missing from the"
-				 " formats skipped");
-		cv->unknown_warned = true;
-		return 0;
-	}
-	if (cv->swap_payload) {
-		memcpy(cv->scratch, ev->raw, ev->len);
-		if (p2d_swap_payload(cv->tracing->tep, cv->scratch, ev->len)) {
-			cv->sum->dropped++;
-			if (!cv->swap_warned)
-				p2d_warn(cv, ev->off, "event %u has no usable format to convert"
-					 " its byte order: skipped", p2d_get16(ev->raw, true));
-			cv->swap_warned = true;
-			return 0;
-		}
-		return sorter_add(cv, ev, cv->scratch);
-	}
-	return sorter_add(cv, ev, ev->raw);
+	if (cv->opts->progress)
+		cv->opts->progress(cv->opts->progress_ctx, cv->done, cv->total, cv->events_read);
 }
 
-static int sorter_add(struct p2d_conv *cv, const struct p2d_event *ev, const uint8_t *raw)
+/* An event the formats cannot describe: counted, and said once */
+static int skip_event(struct p2d_conv *cv, const struct p2d_event *ev, bool *warned,
+		      const char *msg, unsigned int id)
 {
-	int ret = p2d_sorter_add(cv->sorter, ev->cpu, ev->ts, raw, ev->len);
-
-	if (ret)
-		return p2d_error(cv, ev->off, ret, "queueing an event: %s", strerror(-ret));
+	cv->sum->dropped++;
+	if (!*warned)
+		p2d_warn(&cv->diag, ev->off, "%s (event id %u)", msg, id);
+	*warned = true;
 	return 0;
 }
 
-/**
- * p2d_sink_lost - events were lost
- * @cv: conversion
- * @cpu: CPU they were lost on
- * @ts: when
- * @count: how many
- *
- * Returns 0 or a negative errno.
- */
-int p2d_sink_lost(struct p2d_conv *cv, uint32_t cpu, uint64_t ts, uint64_t count)
+static int queue_event(struct p2d_conv *cv, const struct p2d_event *ev, const uint8_t *raw)
 {
-	cv->sum->lost += count;
-	if (cpu >= P2D_MAX_CPUS || !count || !p2d_select_lost(cv, cpu, ts))
-		return 0;
-	return p2d_sorter_add_lost(cv->sorter, cpu, ts, count);
-}
-
-/**
- * p2d_sink_round - the end of a round: older events may be written out
- * @cv: conversion
- *
- * Returns 0 or a negative errno.
- */
-int p2d_sink_round(struct p2d_conv *cv)
-{
-	return p2d_sorter_round(cv->sorter);
-}
-
-/**
- * p2d_sink_side - a side-band record: a task was named, forked or ended
- * @cv: conversion
- * @rec: the record (ts 0 when it has no timestamp)
- * @off: input offset of the record, for messages
- *
- * The record takes effect in timestamp order with the others, as in perf's
- * ordered-events queue.
- *
- * Returns 0 or a negative errno (message recorded).
- */
-int p2d_sink_side(struct p2d_conv *cv, const struct p2d_side *rec, uint64_t off)
-{
-	int ret = p2d_sorter_add_side(cv->sorter, rec);
+	int ret = p2d_reorder_add(cv->queue, ev->cpu, ev->ts, raw, ev->len);
 
 	if (ret)
-		return p2d_error(cv, off, ret, "queueing a side-band record: %s", strerror(-ret));
+		return p2d_error(&cv->diag, ev->off, ret, "queueing an event: %s", strerror(-ret));
+	return 0;
+}
+
+static int sink_event(void *ctx, const struct p2d_event *ev)
+{
+	struct p2d_conv *cv = ctx;
+	uint16_t id;
+	int ret;
+
+	if (!(++cv->events_read % CANCEL_EVERY)) {
+		ret = cancelled(cv);
+		if (ret)
+			return ret;
+	}
+	if (!cv->tracing)
+		return p2d_error(&cv->diag, ev->off, -EBADMSG,
+				 "tracepoint sample before the tracing data (event formats)");
+	if (!cv->resolved) {
+		cv->resolved = true;
+		ret = p2d_select_resolve(cv->select, &cv->diag, &cv->meta, cv->tracing->tep,
+					 ev->has_pid);
+		if (ret)
+			return ret;
+	}
+	if (ev->cpu >= P2D_MAX_CPUS)
+		return p2d_error(&cv->diag, ev->off, -ERANGE, "sample for CPU %u", ev->cpu);
+	id = ev->len >= 2 ? p2d_get16(ev->raw, cv->swap_payload) : 0;
+	if (!p2d_select_keep(cv->select, ev, id)) {
+		cv->sum->filtered++;
+		return 0;
+	}
+	if (ev->len < 8 || !p2d_tracing_has_event(cv->tracing, id))
+		return skip_event(cv, ev, &cv->unknown_warned, "tracepoint sample of an event"
+				  " missing from the formats skipped", id);
+	if (!cv->swap_payload)
+		return queue_event(cv, ev, ev->raw);
+	memcpy(cv->scratch, ev->raw, ev->len);
+	if (p2d_swap_payload(cv->tracing->tep, cv->scratch, ev->len))
+		return skip_event(cv, ev, &cv->swap_warned, "an event without a usable format"
+				  " to convert its byte order skipped", id);
+	return queue_event(cv, ev, cv->scratch);
+}
+
+static int sink_lost(void *ctx, uint32_t cpu, uint64_t ts, uint64_t count)
+{
+	struct p2d_conv *cv = ctx;
+
+	cv->sum->lost += count;
+	if (cpu >= P2D_MAX_CPUS || !count || !p2d_select_lost(cv->select, &cv->meta, cpu, ts))
+		return 0;
+	return p2d_reorder_add_lost(cv->queue, cpu, ts, count);
+}
+
+static int sink_round(void *ctx)
+{
+	struct p2d_conv *cv = ctx;
+	int ret = cancelled(cv);
+
+	return ret ? ret : p2d_reorder_round(cv->queue);
+}
+
+static int sink_side(void *ctx, const struct p2d_side *rec, uint64_t off)
+{
+	struct p2d_conv *cv = ctx;
+	int ret = p2d_reorder_add_side(cv->queue, rec);
+
+	if (ret)
+		return p2d_error(&cv->diag, off, ret, "queueing a side-band record: %s",
+				 strerror(-ret));
+	return 0;
+}
+
+static void sink_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct p2d_conv *cv = ctx;
+
+	cv->done = done;
+	cv->total = total;
+	report_progress(cv);
+}
+
+static const struct p2d_sink_ops sink_ops = {
+	.meta		= sink_meta,
+	.tracing	= sink_tracing,
+	.event		= sink_event,
+	.lost		= sink_lost,
+	.round		= sink_round,
+	.side		= sink_side,
+	.progress	= sink_progress,
+};
+
+/* ------------------------------------------------------------------------ */
+/* What leaves the reorder queue                                            */
+
+/* Events in per-CPU time order, with the side-band records in between */
+static int emit_event(void *ctx, uint32_t cpu, uint64_t ts, const uint8_t *data, uint64_t len)
+{
+	struct p2d_conv *cv = ctx;
+	int ret;
+
+	if (!cv->cpus)
+		return 0;	/* a loss before any format: counted only */
+	/* common_pid, at offset 4 of every event; payloads are in our byte order */
+	if (data && len >= 8)
+		p2d_tasks_seen(cv->tasks, p2d_get32(data + 4, false));
+	ret = p2d_cpufiles_event(cv->cpus, cpu, ts, data, len);
+	if (ret != -E2BIG) {
+		cv->sum->events += data && !ret;
+		return ret;
+	}
+	cv->sum->dropped++;
+	if (!cv->big_warned)
+		p2d_warn(&cv->diag, P2D_NO_OFFSET, "an event of %llu bytes does not fit a %u-byte"
+			 " ring-buffer page: skipped", (unsigned long long)len,
+			 p2d_cpufiles_page_size(cv->cpus));
+	cv->big_warned = true;
 	return 0;
 }
 
 /* A side-band record, in time order: names go to the task table */
-static int apply_side(void *ctx, const struct p2d_side *rec)
+static int emit_side(void *ctx, const struct p2d_side *rec)
 {
 	struct p2d_conv *cv = ctx;
 	int ret = 0;
@@ -265,28 +352,6 @@ static int apply_side(void *ctx, const struct p2d_side *rec)
 	return ret == -ENOSPC ? 0 : ret;
 }
 
-/**
- * p2d_sink_progress - report progress to the caller
- * @cv: conversion
- */
-void p2d_sink_progress(struct p2d_conv *cv)
-{
-	if (cv->opts->progress)
-		cv->opts->progress(cv->opts->progress_ctx, p2d_in_pos(cv->in), cv->in->size,
-				   cv->sum->events);
-}
-
-/* Events leave the reorder queue, in time order with the side-band records */
-static int emit(void *ctx, uint32_t cpu, uint64_t ts, const uint8_t *data, uint64_t len)
-{
-	struct p2d_conv *cv = ctx;
-
-	/* common_pid, at offset 4 of every event; payloads are in our byte order */
-	if (data && len >= 8)
-		p2d_tasks_seen(cv->tasks, p2d_get32(data + 4, false));
-	return p2d_cpuset_event(cv, cpu, ts, data, len);
-}
-
 /* ------------------------------------------------------------------------ */
 
 static int check_options(struct p2d_conv *cv)
@@ -295,51 +360,53 @@ static int check_options(struct p2d_conv *cv)
 	bool comp = o->compression && strcmp(o->compression, "none");
 
 	if (o->file_version && o->file_version != 6 && o->file_version != 7)
-		return p2d_error(cv, P2D_NO_OFFSET, -EINVAL, "file version %d (6 or 7)",
+		return p2d_error(&cv->diag, P2D_NO_OFFSET, -EINVAL, "file version %d (6 or 7)",
 				 o->file_version);
 	if (comp && o->file_version == 6)
-		return p2d_error(cv, P2D_NO_OFFSET, -EINVAL, "compression needs file version 7");
+		return p2d_error(&cv->diag, P2D_NO_OFFSET, -EINVAL,
+				 "compression needs file version 7");
 	if (!o->input)
-		return p2d_error(cv, P2D_NO_OFFSET, -EINVAL, "no input");
+		return p2d_error(&cv->diag, P2D_NO_OFFSET, -EINVAL, "no input");
 	if (!o->output && o->output_fd < 0)
-		return p2d_error(cv, P2D_NO_OFFSET, -EINVAL, "no output");
+		return p2d_error(&cv->diag, P2D_NO_OFFSET, -EINVAL, "no output");
 	if (o->kallsyms)
-		return p2d_kallsyms_check(cv, o->kallsyms, &cv->kallsyms_bytes);
+		return p2d_kallsyms_check(&cv->diag, o->kallsyms, &cv->kallsyms_bytes);
 	return 0;
 }
 
 static int read_input(struct p2d_conv *cv, struct p2d_input *in)
 {
+	const struct p2d_sink sink = { &sink_ops, cv };
 	const uint8_t *head;
 	size_t i;
 	int ret;
 
 	ret = p2d_in_peek(in, 8, &head);
 	if (ret == -ENODATA)
-		return p2d_error(cv, 0, -EBADMSG, "empty or too short for a perf.data file");
+		return p2d_error(&cv->diag, 0, -EBADMSG, "empty or too short for a perf.data file");
 	if (ret)
-		return p2d_error(cv, 0, ret, "read error: %s", strerror(-ret));
+		return p2d_error(&cv->diag, 0, ret, "read error: %s", strerror(-ret));
 	for (i = 0; i < sizeof(importers) / sizeof(importers[0]); i++) {
 		if (importers[i]->probe(head, in->end - in->start))
-			return importers[i]->read(cv, in);
+			return importers[i]->read(in, &sink, &cv->diag, &cv->stats);
 	}
-	return p2d_error(cv, 0, -EBADMSG, "not a perf.data file (bad magic)");
+	return p2d_error(&cv->diag, 0, -EBADMSG, "not a perf.data file (bad magic)");
 }
 
 /* -v: what each CPU got */
 static void report_cpus(struct p2d_conv *cv)
 {
-	const struct p2d_cpu *c;
+	const struct p2d_cpu_stats *c;
 	char line[900];
 	size_t len = 0;
 	uint32_t i;
 	int n;
 
-	if (cv->opts->log_level < P2D_LOG_INFO)
+	if (!p2d_verbose(&cv->diag))
 		return;
 	line[0] = '\0';
-	for (i = 0; i < cv->cpus.nr && len < sizeof(line) - 1; i++) {
-		c = cv->cpus.cpu[i];
+	for (i = 0; i < p2d_cpufiles_nr(cv->cpus) && len < sizeof(line) - 1; i++) {
+		c = p2d_cpufiles_cpu(cv->cpus, i);
 		if (!c)
 			continue;
 		n = snprintf(line + len, sizeof(line) - len, "%sCPU %u %llu events, %llu lost,"
@@ -347,7 +414,7 @@ static void report_cpus(struct p2d_conv *cv)
 			     (unsigned long long)c->lost, (unsigned long long)(c->bytes >> 10));
 		len += n > 0 ? (size_t)n : 0;
 	}
-	p2d_info(cv, "pages: %s", len ? line : "no events");
+	p2d_info(&cv->diag, "pages: %s", len ? line : "no events");
 }
 
 static int finish_events(struct p2d_conv *cv)
@@ -355,46 +422,50 @@ static int finish_events(struct p2d_conv *cv)
 	uint64_t late, off;
 	int ret;
 
-	ret = p2d_sorter_flush(cv->sorter);
-	if (!ret)
-		ret = p2d_cpuset_finish(cv);
+	ret = p2d_reorder_flush(cv->queue);
+	if (!ret && cv->cpus)
+		ret = p2d_cpufiles_finish(cv->cpus);
 	if (ret)
 		return ret;
 	report_cpus(cv);
-	late = p2d_sorter_late(cv->sorter);
+	late = p2d_reorder_late(cv->queue);
 	if (late) {
 		cv->sum->dropped += late;
-		p2d_warn(cv, P2D_NO_OFFSET, "%llu events arrived too late to be put in order"
-			 " and were skipped", (unsigned long long)late);
+		p2d_warn(&cv->diag, P2D_NO_OFFSET, "%llu events arrived too late to be put in"
+			 " order and were skipped", (unsigned long long)late);
 	}
 	if (!cv->tracing)
-		return p2d_error(cv, P2D_NO_OFFSET, -ENODATA,
+		return p2d_error(&cv->diag, P2D_NO_OFFSET, -ENODATA,
 				 "no tracepoint samples to convert (%llu other samples; record"
 				 " tracepoints with perf record -e SYSTEM:EVENT)",
-				 (unsigned long long)cv->sum->other_samples);
+				 (unsigned long long)cv->stats.other_samples);
 	if (!cv->sum->events && cv->sum->filtered)
-		p2d_warn(cv, P2D_NO_OFFSET, "no events left after the selection (%llu tracepoint"
-			 " samples left out): the trace.dat has none",
+		p2d_warn(&cv->diag, P2D_NO_OFFSET, "no events left after the selection (%llu"
+			 " tracepoint samples left out): the trace.dat has none",
 			 (unsigned long long)cv->sum->filtered);
 	else if (!cv->sum->events)
-		p2d_warn(cv, P2D_NO_OFFSET, "the recording has no tracepoint samples: the"
+		p2d_warn(&cv->diag, P2D_NO_OFFSET, "the recording has no tracepoint samples: the"
 			 " trace.dat has no events");
 	if (cv->opts->tod && !p2d_tod_offset(&cv->meta, &off))
-		return p2d_no_tod(cv);
-	return 0;
+		return p2d_no_tod(&cv->diag);
+	return cancelled(cv);
 }
 
 static void fill_summary(struct p2d_conv *cv, int out_fd)
 {
 	struct p2d_summary *sum = cv->sum;
+	const struct p2d_cpu_stats *c;
+	bool first = true;
 	struct stat st;
 	uint32_t i;
-	bool first = true;
 
-	for (i = 0; i < cv->cpus.nr; i++) {
-		const struct p2d_cpu *c = cv->cpus.cpu[i];
-
-		if (!c || !c->events)
+	for (i = 0; i < p2d_cpufiles_nr(cv->cpus); i++) {
+		c = p2d_cpufiles_cpu(cv->cpus, i);
+		if (!c)
+			continue;
+		/* what the output takes uncompressed, to tell what compression saved */
+		sum->uncompressed_bytes += c->bytes;
+		if (!c->events)
 			continue;
 		sum->cpus = (int)i + 1;
 		if (first || c->first_ts < sum->first_ts)
@@ -406,25 +477,36 @@ static void fill_summary(struct p2d_conv *cv, int out_fd)
 	if ((uint32_t)sum->cpus < cv->meta.nr_cpus_avail)
 		sum->cpus = (int)cv->meta.nr_cpus_avail;
 	sum->tasks = p2d_tasks_count(cv->tasks);
-	/* what the output takes uncompressed, to tell what compression saved */
-	for (i = 0; i < cv->cpus.nr; i++) {
-		if (cv->cpus.cpu[i])
-			sum->uncompressed_bytes += cv->cpus.cpu[i]->bytes;
-	}
 	sum->uncompressed_bytes += cv->tracing->blob_len + cv->kallsyms_bytes + FIXED_BYTES +
 				   (uint64_t)sum->tasks * TASK_BYTES;
-	sum->input_bytes = p2d_in_total(cv->in) + cv->other_input_bytes;
+	sum->input_bytes = cv->stats.input_bytes;
+	sum->dropped += cv->stats.dropped;
+	sum->other_samples = cv->stats.other_samples;
+	sum->callchains = cv->stats.callchains;
+	sum->sideband = cv->stats.sideband;
 	if (fstat(out_fd, &st) == 0)
 		sum->output_bytes = (uint64_t)st.st_size;
 }
 
-static void free_meta(struct p2d_meta *m)
+static int write_output(struct p2d_conv *cv, int out_fd)
 {
-	free(m->hostname);
-	free(m->osrelease);
-	free(m->arch);
-	free(m->perf_version);
-	free(m->cmdline);
+	const struct p2d_options *o = cv->opts;
+	const struct p2d_write_job job = {
+		.file_version	= o->file_version,
+		.compression	= o->compression && strcmp(o->compression, "none") ?
+				  o->compression : NULL,
+		.kallsyms	= o->kallsyms,
+		.tod		= o->tod,
+		.meta		= &cv->meta,
+		.tracing	= cv->tracing,
+		.tasks		= cv->tasks,
+		.cpus		= cv->cpus,
+		.data_dir	= cv->data_dir,
+		.names		= cv->names,
+		.debug		= o->log_level >= P2D_LOG_DEBUG,
+	};
+
+	return p2d_write_trace(&job, &cv->diag, out_fd);
 }
 
 static int convert(struct p2d_conv *cv, struct p2d_input *in, struct p2d_out *out)
@@ -437,9 +519,11 @@ static int convert(struct p2d_conv *cv, struct p2d_input *in, struct p2d_out *ou
 	if (!ret)
 		ret = finish_events(cv);
 	if (!ret)
-		ret = p2d_write_trace(cv, out_fd);
+		ret = write_output(cv, out_fd);
+	if (!ret)
+		ret = cancelled(cv);
 	if (!ret && o->output)
-		ret = p2d_out_commit(cv, out, o->force);
+		ret = p2d_out_commit(&cv->diag, out, o->force);
 	if (!ret)
 		fill_summary(cv, out_fd);
 	return ret;
@@ -447,23 +531,36 @@ static int convert(struct p2d_conv *cv, struct p2d_input *in, struct p2d_out *ou
 
 static int open_input(struct p2d_conv *cv, struct p2d_input *in)
 {
-	int ret = p2d_in_open(in, cv->opts->input, cv->opts->input_fd);
+	const struct p2d_options *o = cv->opts;
+	int ret = p2d_in_open(in, o->input, o->input_fd);
 
-	if (ret == -EISDIR && cv->opts->input && strcmp(cv->opts->input, "-")) {
+	if (ret == -EISDIR && o->input && strcmp(o->input, "-")) {
 		/* perf record --threads: a directory with "data" and "data.N" */
 		p2d_in_close(in);
-		if (asprintf(&cv->dir_data, "%s/data", cv->opts->input) < 0) {
+		if (asprintf(&cv->dir_data, "%s/data", o->input) < 0) {
 			cv->dir_data = NULL;
 			return -ENOMEM;
 		}
 		ret = p2d_in_open(in, cv->dir_data, -1);
 		if (ret == -ENOENT)
-			return p2d_error(cv, P2D_NO_OFFSET, ret, "directory without a perf.data"
-					 " \"data\" file");
+			return p2d_error(&cv->diag, P2D_NO_OFFSET, ret, "directory without a"
+					 " perf.data \"data\" file");
 	}
 	if (ret)
-		return p2d_error(cv, P2D_NO_OFFSET, ret, "cannot read: %s", strerror(-ret));
+		return p2d_error(&cv->diag, P2D_NO_OFFSET, ret, "cannot read: %s", strerror(-ret));
 	return 0;
+}
+
+static void release(struct p2d_conv *cv)
+{
+	p2d_select_free(cv->select);
+	p2d_cpufiles_free(cv->cpus);
+	p2d_reorder_free(cv->queue);
+	p2d_tasks_free(cv->tasks);
+	p2d_tracing_free(cv->tracing);
+	p2d_meta_free(&cv->meta);
+	free(cv->dir_data);
+	free(cv->scratch);
 }
 
 /**
@@ -478,46 +575,36 @@ int p2d_convert(const struct p2d_options *opts, struct p2d_summary *sum)
 	struct p2d_out out = { .fd = -1 };
 	struct p2d_input in = { .fd = -1 };
 	struct p2d_conv cv;
-	char *dir = NULL;
 	int ret;
 
 	memset(sum, 0, sizeof(*sum));
 	memset(&cv, 0, sizeof(cv));
 	cv.opts = opts;
 	cv.sum = sum;
-	cv.in = &in;
+	cv.names.fn = opts->names;
+	cv.names.ctx = opts->names_ctx;
+	p2d_diag_init(&cv.diag, opts, sum->error, sizeof(sum->error));
 	ret = check_options(&cv);
 	if (!ret)
-		ret = p2d_select_init(&cv);
+		ret = p2d_select_new(&cv.diag, opts, &cv.select);
 	if (!ret)
 		ret = open_input(&cv, &in);
 	if (!ret && opts->output)
-		ret = p2d_out_open(&cv, &out, opts->output, opts->force);
+		ret = p2d_out_open(&cv.diag, &out, opts->output, opts->force, &cv.names);
 	if (ret)
 		goto out;
-	cv.data_dir = opts->output ? out.dir : (dir = strdup(getenv("TMPDIR") ?
-							  getenv("TMPDIR") : "/tmp"));
+	cv.data_dir = opts->output ? out.dir : p2d_tmp_dir();
 	cv.tasks = p2d_tasks_alloc();
-	cv.sorter = p2d_sorter_alloc(emit, apply_side, &cv);
-	if (!cv.data_dir || !cv.tasks || !cv.sorter)
+	cv.queue = p2d_reorder_new(emit_event, emit_side, &cv);
+	if (!cv.tasks || !cv.queue)
 		ret = -ENOMEM;
 	else
 		ret = convert(&cv, &in, &out);
 out:
-	if (ret && !cv.err_set)
-		p2d_error(&cv, P2D_NO_OFFSET, ret, "%s", strerror(-ret));
-	p2d_tracedir_remove(&cv);
-	p2d_select_release(&cv);
-	p2d_cpuset_release(&cv.cpus);
-	p2d_sorter_free(cv.sorter);
-	p2d_tasks_free(cv.tasks);
-	p2d_tracing_free(cv.tracing);
-	free_meta(&cv.meta);
+	if (ret && !cv.diag.err_set)
+		p2d_error(&cv.diag, P2D_NO_OFFSET, ret, "%s", strerror(-ret));
+	release(&cv);
 	p2d_out_close(&out);
 	p2d_in_close(&in);
-	free(cv.dir_data);
-	free(cv.scratch);
-	free(cv.known);
-	free(dir);
 	return ret;
 }

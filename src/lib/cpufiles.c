@@ -19,7 +19,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "p2d-local.h"
+#include "cpufiles.h"
+#include "pages.h"
 
 #define WBUF_SIZE	(256u << 10)
 #define WQ_INFLIGHT	8
@@ -49,48 +50,42 @@ struct writer {
 	int		err;		/* first write error */
 };
 
-/* What a CPU is allocated as: its public state and the shared writer */
-struct cpu_stream {
-	struct p2d_cpu	c;
-	struct writer	*w;
+/* One CPU: what it holds, its page builder and write buffer */
+struct p2d_cpu {
+	struct p2d_cpu_stats	st;
+	struct p2d_page_builder	pb;
+	uint8_t			*wbuf;
+	size_t			wlen;
+	struct writer		*w;
 };
 
-static struct cpu_stream *stream_of(struct p2d_cpu *c)
-{
-	return (struct cpu_stream *)((char *)c - offsetof(struct cpu_stream, c));
-}
+/**
+ * struct p2d_cpufiles - every CPU's pages
+ * @cpu: indexed by CPU number (NULL for CPUs without data yet)
+ * @nr: size of @cpu
+ * @dir: directory for the temporary files
+ * @page_size: ring-buffer page size
+ * @long_size: kernel long size
+ * @big_endian: output byte order
+ * @w: the writer thread, shared by all CPUs (NULL until the first)
+ * @d: diagnostics
+ */
+struct p2d_cpufiles {
+	struct p2d_cpu	**cpu;
+	uint32_t	nr;
+	char		*dir;
+	uint32_t	page_size;
+	uint32_t	long_size;
+	bool		big_endian;
+	struct writer	*w;
+	struct p2d_diag	*d;
+};
 
 static struct wjob *job_of(uint8_t *wbuf)
 {
 	return (struct wjob *)(wbuf - offsetof(struct wjob, data));
 }
 
-/**
- * p2d_tmpfile - create an unlinked temporary file
- * @dir: directory to create it in
- *
- * Returns a read-write descriptor or a negative errno.
- */
-int p2d_tmpfile(const char *dir)
-{
-	char *path;
-	int fd;
-
-	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-	if (fd >= 0)
-		return fd;
-	/* file systems without O_TMPFILE: create and unlink at once */
-	if (asprintf(&path, "%s/.perf2dat-XXXXXX", dir) < 0)
-		return -ENOMEM;
-	fd = mkostemp(path, O_CLOEXEC);
-	if (fd < 0) {
-		fd = -errno;
-	} else {
-		unlink(path);
-	}
-	free(path);
-	return fd;
-}
 
 /* The write buffer holds at least one page */
 static size_t wbuf_size(uint32_t page_size)
@@ -198,7 +193,7 @@ static uint8_t *get_buffer(struct writer *w)
  */
 static int write_out(struct p2d_cpu *c)
 {
-	struct writer *w = stream_of(c)->w;
+	struct writer *w = c->w;
 	struct wjob *j;
 	uint8_t *nb;
 	int ret;
@@ -206,8 +201,8 @@ static int write_out(struct p2d_cpu *c)
 	if (!c->wlen)
 		return 0;
 	if (!w->threaded) {
-		ret = p2d_write_all(c->fd, c->wbuf, c->wlen);
-		c->bytes += c->wlen;
+		ret = p2d_write_all(c->st.fd, c->wbuf, c->wlen);
+		c->st.bytes += c->wlen;
 		c->wlen = 0;
 		return ret;
 	}
@@ -220,7 +215,7 @@ static int write_out(struct p2d_cpu *c)
 		ret = -ENOMEM;
 	if (!ret) {
 		j = job_of(c->wbuf);
-		j->fd = c->fd;
+		j->fd = c->st.fd;
 		j->len = c->wlen;
 		j->next = NULL;
 		if (w->tail)
@@ -234,7 +229,7 @@ static int write_out(struct p2d_cpu *c)
 	pthread_mutex_unlock(&w->lock);
 	if (ret)
 		return ret;
-	c->bytes += c->wlen;
+	c->st.bytes += c->wlen;
 	c->wbuf = nb;
 	c->wlen = 0;
 	return 0;
@@ -250,7 +245,7 @@ static int page_out(void *ctx, const uint8_t *page, size_t size)
 	int ret = 0;
 
 	c->wlen += size;
-	if (c->wlen + size > stream_of(c)->w->bufsize)
+	if (c->wlen + size > c->w->bufsize)
 		ret = write_out(c);
 	c->pb.page = c->wbuf + c->wlen;
 	return ret;
@@ -261,181 +256,224 @@ static void free_cpu(struct p2d_cpu *c)
 {
 	if (!c)
 		return;
-	if (c->fd >= 0)
-		close(c->fd);
+	if (c->st.fd >= 0)
+		close(c->st.fd);
 	c->pb.page = NULL;	/* it points into wbuf */
 	p2d_pb_release(&c->pb);
-	free(stream_of(c));
+	free(c);
 }
 
-/* The writer of the CPUs created so far, or a new one */
-static struct writer *cpuset_writer(const struct p2d_cpuset *cs)
+static struct p2d_cpu *new_cpu(struct p2d_cpufiles *cf, int *err)
 {
-	uint32_t i;
-
-	for (i = 0; i < cs->nr; i++)
-		if (cs->cpu[i])
-			return stream_of(cs->cpu[i])->w;
-	return NULL;
-}
-
-static struct p2d_cpu *new_cpu(struct p2d_conv *cv, int *err)
-{
-	struct p2d_cpuset *cs = &cv->cpus;
-	struct cpu_stream *st = calloc(1, sizeof(*st));
-	struct p2d_cpu *c;
+	struct p2d_cpu *c = calloc(1, sizeof(*c));
 
 	*err = -ENOMEM;
-	if (!st)
+	if (!c)
 		return NULL;
-	c = &st->c;
-	c->fd = -1;
-	st->w = cpuset_writer(cs);
-	if (!st->w)
-		st->w = writer_new(wbuf_size(cs->page_size));
-	if (!st->w)
+	c->st.fd = -1;
+	if (!cf->w)
+		cf->w = writer_new(wbuf_size(cf->page_size));
+	if (!cf->w)
 		goto fail;
-	pthread_mutex_lock(&st->w->lock);
-	c->wbuf = get_buffer(st->w);
-	pthread_mutex_unlock(&st->w->lock);
+	c->w = cf->w;
+	pthread_mutex_lock(&c->w->lock);
+	c->wbuf = get_buffer(c->w);
+	pthread_mutex_unlock(&c->w->lock);
 	if (!c->wbuf)
 		goto fail;
-	*err = p2d_pb_init(&c->pb, cs->page_size, cs->long_size, cs->big_endian, page_out, c);
+	*err = p2d_pb_init(&c->pb, cf->page_size, cf->long_size, cf->big_endian, page_out, c);
 	if (*err)
 		goto fail;
 	free(c->pb.page);
 	c->pb.page = c->wbuf;
-	c->fd = p2d_tmpfile(cv->data_dir);
-	if (c->fd < 0) {
-		*err = p2d_error(cv, P2D_NO_OFFSET, c->fd, "cannot create a temporary file in %s: %s",
-				 cv->data_dir, strerror(-c->fd));
+	c->st.fd = p2d_tmpfile(cf->dir);
+	if (c->st.fd < 0) {
+		*err = p2d_error(cf->d, P2D_NO_OFFSET, c->st.fd, "cannot create a temporary file"
+				 " in %s: %s", cf->dir, strerror(-c->st.fd));
 		goto fail;
 	}
 	*err = 0;
 	return c;
 fail:
-	/* a writer of its own is freed with it; a shared one stays */
-	if (st->w && !cpuset_writer(cs))
-		writer_free(st->w);
 	free_cpu(c);
 	return NULL;
 }
 
-static struct p2d_cpu *get_cpu(struct p2d_conv *cv, uint32_t cpu, int *err)
+static struct p2d_cpu *get_cpu(struct p2d_cpufiles *cf, uint32_t cpu, int *err)
 {
-	struct p2d_cpuset *cs = &cv->cpus;
 	struct p2d_cpu **n;
 	uint32_t nr;
 
-	if (cpu < cs->nr && cs->cpu[cpu]) {
-		*err = 0;
-		return cs->cpu[cpu];
+	if (cpu >= P2D_MAX_CPUS) {
+		*err = -ERANGE;
+		return NULL;
 	}
-	if (cpu >= cs->nr) {
-		nr = cs->nr ? cs->nr : 4;
+	if (cpu >= cf->nr) {
+		nr = cf->nr ? cf->nr : 4;
 		while (nr <= cpu)
 			nr *= 2;
-		n = realloc(cs->cpu, nr * sizeof(*n));
+		n = realloc(cf->cpu, nr * sizeof(*n));
 		if (!n) {
 			*err = -ENOMEM;
 			return NULL;
 		}
-		memset(n + cs->nr, 0, (nr - cs->nr) * sizeof(*n));
-		cs->cpu = n;
-		cs->nr = nr;
+		memset(n + cf->nr, 0, (nr - cf->nr) * sizeof(*n));
+		cf->cpu = n;
+		cf->nr = nr;
 	}
-	cs->cpu[cpu] = new_cpu(cv, err);
-	return cs->cpu[cpu];
+	cf->cpu[cpu] = new_cpu(cf, err);
+	return cf->cpu[cpu];
 }
 
 /**
- * p2d_cpuset_event - put one event (or lost mark) into its CPU's pages
- * @cv: conversion
+ * p2d_cpufiles_new - per-CPU page streams
+ * @dir: directory for their unlinked files (copied)
+ * @page_size: ring-buffer page size
+ * @long_size: the kernel's long size (4 or 8)
+ * @big_endian: the byte order of the pages
+ * @d: diagnostics (kept)
+ *
+ * Returns the streams, or NULL when out of memory.
+ */
+struct p2d_cpufiles *p2d_cpufiles_new(const char *dir, uint32_t page_size, uint32_t long_size,
+				      bool big_endian, struct p2d_diag *d)
+{
+	struct p2d_cpufiles *cf = calloc(1, sizeof(*cf));
+
+	if (!cf)
+		return NULL;
+	cf->dir = strdup(dir);
+	if (!cf->dir) {
+		free(cf);
+		return NULL;
+	}
+	cf->page_size = page_size;
+	cf->long_size = long_size;
+	cf->big_endian = big_endian;
+	cf->d = d;
+	return cf;
+}
+
+/**
+ * p2d_cpufiles_event - put one event (or lost mark) into its CPU's pages
+ * @cf: streams
  * @cpu: CPU
- * @ts: timestamp (not before the previous one of this CPU)
+ * @ts: timestamp (not before the previous one of this CPU); for a lost mark,
+ *	UINT64_MAX means a loss whose time is unknown
  * @data: payload, or NULL for a lost-events mark
  * @len: payload bytes, or the lost count
  *
- * Returns 0 or a negative errno (message recorded).
+ * Returns 0, -E2BIG for an event too large for a page (no message: the
+ * caller counts it), or a negative errno (message recorded).
  */
-int p2d_cpuset_event(struct p2d_conv *cv, uint32_t cpu, uint64_t ts, const uint8_t *data,
-		     uint64_t len)
+int p2d_cpufiles_event(struct p2d_cpufiles *cf, uint32_t cpu, uint64_t ts, const uint8_t *data,
+		       uint64_t len)
 {
-	struct p2d_cpu *c = cpu < cv->cpus.nr ? cv->cpus.cpu[cpu] : NULL;
+	struct p2d_cpu *c = cpu < cf->nr ? cf->cpu[cpu] : NULL;
 	int ret;
 
 	if (!c) {
-		c = get_cpu(cv, cpu, &ret);
+		c = get_cpu(cf, cpu, &ret);
 		if (!c)
-			return ret;
+			return ret == -ERANGE ? p2d_error(cf->d, P2D_NO_OFFSET, ret, "CPU %u", cpu) : ret;
 	}
 	if (!data) {
-		c->lost += len;
+		c->st.lost += len;
 		/* UINT64_MAX: a loss perf reported only when it stopped, time unknown */
 		ret = ts == UINT64_MAX ? p2d_pb_lost_before(&c->pb, len) : p2d_pb_lost(&c->pb, len);
 	} else {
 		ret = p2d_pb_add(&c->pb, ts, data, (uint32_t)len);
-		if (ret == -E2BIG) {
-			cv->sum->dropped++;
-			if (!cv->big_warned)
-				p2d_warn(cv, P2D_NO_OFFSET, "an event of %llu bytes does not fit a %u-byte"
-					 " ring-buffer page: skipped", (unsigned long long)len,
-					 cv->cpus.page_size);
-			cv->big_warned = true;
-			return 0;
-		}
+		if (ret == -E2BIG)
+			return ret;
 		if (!ret) {
-			if (!c->events++)
-				c->first_ts = ts;
-			c->last_ts = ts;
-			cv->sum->events++;
+			if (!c->st.events++)
+				c->st.first_ts = ts;
+			c->st.last_ts = ts;
 		}
 	}
 	if (ret)
-		return p2d_error(cv, P2D_NO_OFFSET, ret, "writing CPU %u pages: %s", cpu, strerror(-ret));
+		return p2d_error(cf->d, P2D_NO_OFFSET, ret, "writing CPU %u pages: %s", cpu,
+				 strerror(-ret));
 	return 0;
 }
 
 /**
- * p2d_cpuset_finish - flush every CPU's last page and wait until all pages
- * are in the temporary files
- * @cv: conversion
+ * p2d_cpufiles_finish - flush every CPU's last page and wait until all pages
+ * are in the files
+ * @cf: streams
  *
  * Returns 0 or a negative errno (message recorded).
  */
-int p2d_cpuset_finish(struct p2d_conv *cv)
+int p2d_cpufiles_finish(struct p2d_cpufiles *cf)
 {
-	struct p2d_cpuset *cs = &cv->cpus;
-	struct writer *w = cpuset_writer(cs);
 	struct p2d_cpu *c;
 	uint32_t i;
 	int ret;
 
-	for (i = 0; i < cs->nr; i++) {
-		c = cs->cpu[i];
+	for (i = 0; i < cf->nr; i++) {
+		c = cf->cpu[i];
 		if (!c)
 			continue;
 		ret = p2d_pb_finish(&c->pb);
 		if (!ret)
 			ret = write_out(c);
 		if (ret)
-			return p2d_error(cv, P2D_NO_OFFSET, ret, "writing CPU %u pages: %s", i, strerror(-ret));
+			return p2d_error(cf->d, P2D_NO_OFFSET, ret, "writing CPU %u pages: %s", i,
+					 strerror(-ret));
 	}
-	ret = w ? writer_stop(w) : 0;
+	ret = cf->w ? writer_stop(cf->w) : 0;
 	if (ret)
-		return p2d_error(cv, P2D_NO_OFFSET, ret, "writing CPU pages: %s", strerror(-ret));
+		return p2d_error(cf->d, P2D_NO_OFFSET, ret, "writing CPU pages: %s", strerror(-ret));
 	return 0;
 }
 
 /**
- * p2d_cpuset_release - close the temporary files and free the CPUs
- * @cs: CPU set
+ * p2d_cpufiles_nr - one more than the highest CPU with a stream (0: none)
+ * @cf: streams, may be NULL
  */
-void p2d_cpuset_release(struct p2d_cpuset *cs)
+uint32_t p2d_cpufiles_nr(const struct p2d_cpufiles *cf)
 {
-	struct writer *w = cpuset_writer(cs);
 	uint32_t i;
 
+	for (i = cf ? cf->nr : 0; i > 0; i--)
+		if (cf->cpu[i - 1])
+			return i;
+	return 0;
+}
+
+/**
+ * p2d_cpufiles_cpu - what the stream of @cpu holds
+ * @cf: streams, may be NULL
+ * @cpu: CPU
+ *
+ * Returns its counts and file, or NULL when the CPU has no stream.
+ */
+const struct p2d_cpu_stats *p2d_cpufiles_cpu(const struct p2d_cpufiles *cf, uint32_t cpu)
+{
+	return cf && cpu < cf->nr && cf->cpu[cpu] ? &cf->cpu[cpu]->st : NULL;
+}
+
+/**
+ * p2d_cpufiles_page_size - the page size of the streams
+ * @cf: streams
+ */
+uint32_t p2d_cpufiles_page_size(const struct p2d_cpufiles *cf)
+{
+	return cf->page_size;
+}
+
+/**
+ * p2d_cpufiles_free - close the files and free the streams
+ * @cf: streams, may be NULL
+ */
+void p2d_cpufiles_free(struct p2d_cpufiles *cf)
+{
+	struct writer *w;
+	uint32_t i;
+
+	if (!cf)
+		return;
+	w = cf->w;
 	if (w) {
 		/* after a failure: drop what is still queued */
 		pthread_mutex_lock(&w->lock);
@@ -444,10 +482,10 @@ void p2d_cpuset_release(struct p2d_cpuset *cs)
 		pthread_mutex_unlock(&w->lock);
 		writer_stop(w);
 	}
-	for (i = 0; i < cs->nr; i++)
-		free_cpu(cs->cpu[i]);
+	for (i = 0; i < cf->nr; i++)
+		free_cpu(cf->cpu[i]);
 	writer_free(w);
-	free(cs->cpu);
-	cs->cpu = NULL;
-	cs->nr = 0;
+	free(cf->cpu);
+	free(cf->dir);
+	free(cf);
 }

@@ -3,7 +3,7 @@
  * Checked reads from input bytes. The fixed-size readers are inline in
  * p2d-local.h; the ones here deal with strings and sub-ranges.
  */
-#include "p2d-local.h"
+#include "cursor.h"
 
 /**
  * p2d_cur_u8 - read one byte

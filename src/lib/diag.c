@@ -2,12 +2,13 @@
 /*
  * One error convention: functions return 0 or a negative errno, and the
  * first failure also leaves a one-line message naming the input offset.
+ * Warnings and informational messages go to the caller's log sink.
  */
 #include <stdio.h>
 
-#include "p2d-local.h"
+#include "diag.h"
 
-static void default_log(void *ctx, enum p2d_log_level level, const char *msg)
+static void default_log(enum p2d_log_level level, const char *msg)
 {
 	static const char *const prefix[] = {
 		[P2D_LOG_ERROR] = "error",
@@ -19,39 +20,55 @@ static void default_log(void *ctx, enum p2d_log_level level, const char *msg)
 	fprintf(stderr, "perf2dat: %s: %s\n", prefix[level], msg);
 }
 
-static void vlog(const struct p2d_options *opts, enum p2d_log_level level,
-		 const char *fmt, va_list ap)
+static void vlog(const struct p2d_diag *d, enum p2d_log_level level, const char *fmt,
+		 va_list ap)
 {
 	char msg[1024];
 
-	if (level > opts->log_level)
+	if (level > d->level)
 		return;
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	if (opts->log)
-		opts->log(opts->log_ctx, level, msg);
+	if (d->log)
+		d->log(d->log_ctx, level, msg);
 	else
-		default_log(NULL, level, msg);
+		default_log(level, msg);
 }
 
-/**
- * p2d_log - pass a message to the caller's log sink
- * @opts: options holding the sink and the level
- * @level: severity
- * @fmt: printf format
- */
-void p2d_log(const struct p2d_options *opts, enum p2d_log_level level, const char *fmt, ...)
+static void say(const struct p2d_diag *d, enum p2d_log_level level, const char *fmt, ...)
+	P2D_PRINTF(3, 4);
+
+static void say(const struct p2d_diag *d, enum p2d_log_level level, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vlog(opts, level, fmt, ap);
+	vlog(d, level, fmt, ap);
 	va_end(ap);
 }
 
 /**
+ * p2d_diag_init - diagnostics for a conversion
+ * @d: to initialize
+ * @o: the caller's options: the log sink and its level
+ * @error: where the first error goes
+ * @size: its size
+ */
+void p2d_diag_init(struct p2d_diag *d, const struct p2d_options *o, char *error, size_t size)
+{
+	memset(d, 0, sizeof(*d));
+	d->log = o->log;
+	d->log_ctx = o->log_ctx;
+	d->level = o->log_level;
+	d->error = error;
+	d->error_size = size;
+	if (size)
+		error[0] = '\0';
+}
+
+/**
  * p2d_error - record the reason of a failure
- * @cv: conversion
- * @off: input offset the problem was found at
+ * @d: diagnostics
+ * @off: input offset the problem was found at, or P2D_NO_OFFSET
  * @err: negative errno to return
  * @fmt: printf format of the message
  *
@@ -59,33 +76,33 @@ void p2d_log(const struct p2d_options *opts, enum p2d_log_level level, const cha
  *
  * Returns @err.
  */
-int p2d_error(struct p2d_conv *cv, uint64_t off, int err, const char *fmt, ...)
+int p2d_error(struct p2d_diag *d, uint64_t off, int err, const char *fmt, ...)
 {
 	char msg[400];
 	va_list ap;
 
-	if (cv->err_set)
+	if (d->err_set || !d->error_size)
 		return err;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (off == P2D_NO_OFFSET)
-		snprintf(cv->sum->error, sizeof(cv->sum->error), "%s", msg);
+		snprintf(d->error, d->error_size, "%s", msg);
 	else
-		snprintf(cv->sum->error, sizeof(cv->sum->error), "%s%soffset 0x%llx: %s",
-			 cv->in && cv->in->label ? cv->in->label : "",
-			 cv->in && cv->in->label ? ": " : "", (unsigned long long)off, msg);
-	cv->err_set = true;
+		snprintf(d->error, d->error_size, "%s%soffset 0x%llx: %s",
+			 d->label ? d->label : "", d->label ? ": " : "",
+			 (unsigned long long)off, msg);
+	d->err_set = true;
 	return err;
 }
 
 /**
  * p2d_warn - report a problem that does not stop the conversion
- * @cv: conversion
- * @off: input offset
+ * @d: diagnostics
+ * @off: input offset, or P2D_NO_OFFSET
  * @fmt: printf format
  */
-void p2d_warn(struct p2d_conv *cv, uint64_t off, const char *fmt, ...)
+void p2d_warn(struct p2d_diag *d, uint64_t off, const char *fmt, ...)
 {
 	char msg[900];
 	va_list ap;
@@ -94,23 +111,22 @@ void p2d_warn(struct p2d_conv *cv, uint64_t off, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (off == P2D_NO_OFFSET)
-		p2d_log(cv->opts, P2D_LOG_WARN, "%s", msg);
+		say(d, P2D_LOG_WARN, "%s", msg);
 	else
-		p2d_log(cv->opts, P2D_LOG_WARN, "%s: offset 0x%llx: %s",
-			cv->in && cv->in->name ? cv->in->name : "input",
-			(unsigned long long)off, msg);
+		say(d, P2D_LOG_WARN, "%s: offset 0x%llx: %s", d->name ? d->name : "input",
+		    (unsigned long long)off, msg);
 }
 
 /**
  * p2d_info - an informational message (shown with -v)
- * @cv: conversion
+ * @d: diagnostics
  * @fmt: printf format
  */
-void p2d_info(struct p2d_conv *cv, const char *fmt, ...)
+void p2d_info(struct p2d_diag *d, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vlog(cv->opts, P2D_LOG_INFO, fmt, ap);
+	vlog(d, P2D_LOG_INFO, fmt, ap);
 	va_end(ap);
 }

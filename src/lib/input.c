@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "p2d-local.h"
+#include "input.h"
 
 #define P2D_WINDOW	(2u << 20)
 #define P2D_WINDOW_MAX	(64u << 20)
@@ -281,30 +281,3 @@ int p2d_in_pread(struct p2d_input *in, uint64_t off, void *dst, size_t n)
 	return 0;
 }
 
-/**
- * p2d_write_all - write a whole buffer
- * @fd: descriptor
- * @buf: bytes
- * @len: count
- *
- * Returns 0 or a negative errno (-ENOSPC when the disk is full).
- */
-int p2d_write_all(int fd, const void *buf, size_t len)
-{
-	const uint8_t *p = buf;
-	ssize_t r;
-
-	while (len) {
-		r = write(fd, p, len);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (r == 0)
-			return -ENOSPC;
-		p += r;
-		len -= (size_t)r;
-	}
-	return 0;
-}

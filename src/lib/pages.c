@@ -13,7 +13,7 @@
  */
 #include <stdlib.h>
 
-#include "p2d-local.h"
+#include "pages.h"
 
 #define TS_SHIFT		27
 #define TS_MASK			((1u << TS_SHIFT) - 1)

@@ -58,7 +58,7 @@ static uint32_t trailer_size(uint64_t st)
  * of variable size (CALLCHAIN, a group READ) comes before RAW: the common
  * case, read without walking sample_type for every sample.
  */
-static void sample_layout(struct perf_attr *a)
+static void sample_layout(struct p2d_attr *a)
 {
 	uint64_t st = a->sample_type, rf = a->read_format;
 	int pos = 0;
@@ -103,7 +103,7 @@ static void sample_layout(struct perf_attr *a)
 }
 
 /**
- * perf_parse_attr - decode a perf_event_attr of any size
+ * p2d_rd_parse_attr - decode a perf_event_attr of any size
  * @r: reader
  * @c: cursor at the attr; advanced past @size bytes
  * @size: bytes the attr occupies (perf 3.x wrote 64, perf 6.16 writes 136)
@@ -111,8 +111,8 @@ static void sample_layout(struct perf_attr *a)
  *
  * Returns 0 or a negative errno (message recorded).
  */
-int perf_parse_attr(struct perf_reader *r, struct p2d_cursor *c, uint32_t size,
-		    struct perf_attr *a)
+int p2d_rd_parse_attr(struct p2d_reader *r, struct p2d_cursor *c, uint32_t size,
+		    struct p2d_attr *a)
 {
 	bool file_be = p2d_host_big_endian() != r->swap;
 	uint64_t off = p2d_cur_off(c);
@@ -120,12 +120,12 @@ int perf_parse_attr(struct perf_reader *r, struct p2d_cursor *c, uint32_t size,
 	uint32_t asize;
 
 	if (size < PERF_ATTR_SIZE_VER0_ || p2d_cur_bytes(c, size, &p))
-		return p2d_error(r->cv, off, -EBADMSG, "event attribute of %u bytes", size);
+		return p2d_error(r->d, off, -EBADMSG, "event attribute of %u bytes", size);
 	asize = p2d_get32(p + 4, r->swap);
 	if (!asize)
 		asize = PERF_ATTR_SIZE_VER0_;
 	if (asize < PERF_ATTR_SIZE_VER0_ || asize > size)
-		return p2d_error(r->cv, off, -EBADMSG,
+		return p2d_error(r->d, off, -EBADMSG,
 				 "event attribute size %u does not fit its %u-byte slot",
 				 asize, size);
 	memset(a, 0, sizeof(*a));
@@ -145,27 +145,27 @@ int perf_parse_attr(struct perf_reader *r, struct p2d_cursor *c, uint32_t size,
 }
 
 /**
- * perf_attr_by_id - the attr a sample id belongs to
+ * p2d_rd_attr_by_id - the attr a sample id belongs to
  * @r: reader
  * @id: PERF_SAMPLE_ID / IDENTIFIER value
  *
  * Returns the attr or NULL.
  */
-struct perf_attr *perf_attr_by_id(const struct perf_reader *r, uint64_t id)
+struct p2d_attr *p2d_rd_attr_by_id(const struct p2d_reader *r, uint64_t id)
 {
-	struct id_slot *slot = perf_id_slot(r, id);
+	struct id_slot *slot = p2d_rd_id_slot(r, id);
 
 	return slot ? &r->attrs[slot->attr - 1] : NULL;
 }
 
 /**
- * perf_id_slot - the entry of a sample id
+ * p2d_rd_id_slot - the entry of a sample id
  * @r: reader
  * @id: PERF_SAMPLE_ID / IDENTIFIER value
  *
  * Returns the entry or NULL.
  */
-struct id_slot *perf_id_slot(const struct perf_reader *r, uint64_t id)
+struct id_slot *p2d_rd_id_slot(const struct p2d_reader *r, uint64_t id)
 {
 	uint32_t i;
 
@@ -190,12 +190,12 @@ static struct id_slot *free_slot(struct id_slot *ids, uint32_t cap, uint64_t id)
 	return &ids[i];
 }
 
-static int add_id(struct perf_reader *r, uint64_t id, uint32_t attr)
+static int add_id(struct p2d_reader *r, uint64_t id, uint32_t attr)
 {
 	struct id_slot *old = r->ids, *slot;
 	uint32_t i, ocap = r->ids_cap;
 
-	if (perf_attr_by_id(r, id))
+	if (p2d_rd_attr_by_id(r, id))
 		return 0;
 	if (r->nr_ids >= P2D_MAX_IDS)
 		return -E2BIG;
@@ -221,7 +221,7 @@ static int add_id(struct perf_reader *r, uint64_t id, uint32_t attr)
 }
 
 /* Where the event id sits, from the first attr (perf requires all to agree) */
-static void id_positions(struct perf_reader *r)
+static void id_positions(struct p2d_reader *r)
 {
 	uint64_t st = r->attrs[0].sample_type;
 
@@ -239,7 +239,7 @@ static void id_positions(struct perf_reader *r)
 }
 
 /**
- * perf_add_attr - register an event and its sample ids
+ * p2d_rd_add_attr - register an event and its sample ids
  * @r: reader
  * @a: the attr (copied)
  * @ids: cursor over the ids
@@ -247,15 +247,15 @@ static void id_positions(struct perf_reader *r)
  *
  * Returns 0 or a negative errno (message recorded).
  */
-int perf_add_attr(struct perf_reader *r, const struct perf_attr *a, struct p2d_cursor *ids,
+int p2d_rd_add_attr(struct p2d_reader *r, const struct p2d_attr *a, struct p2d_cursor *ids,
 		  uint64_t nr_ids)
 {
-	struct perf_attr *na;
+	struct p2d_attr *na;
 	uint64_t i, id;
 	int ret;
 
 	if (r->nr_attrs >= P2D_MAX_ATTRS)
-		return p2d_error(r->cv, p2d_cur_off(ids), -E2BIG, "more than %u events",
+		return p2d_error(r->d, p2d_cur_off(ids), -E2BIG, "more than %u events",
 				 P2D_MAX_ATTRS);
 	na = realloc(r->attrs, (r->nr_attrs + 1) * sizeof(*na));
 	if (!na)
@@ -265,54 +265,54 @@ int perf_add_attr(struct perf_reader *r, const struct perf_attr *a, struct p2d_c
 	r->attrs[r->nr_attrs++] = *a;
 	for (i = 0; i < nr_ids; i++) {
 		if (p2d_cur_u64(ids, &id))
-			return p2d_error(r->cv, p2d_cur_off(ids), -EBADMSG, "truncated id list");
+			return p2d_error(r->d, p2d_cur_off(ids), -EBADMSG, "truncated id list");
 		ret = add_id(r, id, r->nr_attrs);
 		if (ret)
-			return p2d_error(r->cv, p2d_cur_off(ids), ret, "too many sample ids");
+			return p2d_error(r->d, p2d_cur_off(ids), ret, "too many sample ids");
 	}
 	if (a->use_clockid && a->type == PERF_TYPE_TRACEPOINT) {
-		r->cv->meta.has_clockid = true;
-		r->cv->meta.clockid = a->clockid;
+		r->meta.has_clockid = true;
+		r->meta.clockid = a->clockid;
 	}
 	id_positions(r);
 	return 0;
 }
 
-static int read_attrs(struct perf_reader *r, uint64_t attr_size, uint64_t off, uint64_t size)
+static int read_attrs(struct p2d_reader *r, uint64_t attr_size, uint64_t off, uint64_t size)
 {
 	struct p2d_cursor c, ids;
-	struct perf_attr a;
+	struct p2d_attr a;
 	uint64_t i, nr, ids_off, ids_size;
 	uint8_t *buf, *idbuf;
 	int ret;
 
 	if (attr_size < PERF_ATTR_SIZE_VER0_ + 16 || attr_size > 4096 + 16)
-		return p2d_error(r->cv, 16, -EBADMSG, "attr_size %llu out of range",
+		return p2d_error(r->d, 16, -EBADMSG, "attr_size %llu out of range",
 				 (unsigned long long)attr_size);
 	if (!size || size % attr_size)
-		return p2d_error(r->cv, 24, -EBADMSG,
+		return p2d_error(r->d, 24, -EBADMSG,
 				 "attrs section of %llu bytes is not a multiple of %llu",
 				 (unsigned long long)size, (unsigned long long)attr_size);
 	nr = size / attr_size;
 	if (nr > P2D_MAX_ATTRS)
-		return p2d_error(r->cv, 24, -E2BIG, "%llu events", (unsigned long long)nr);
+		return p2d_error(r->d, 24, -E2BIG, "%llu events", (unsigned long long)nr);
 	buf = malloc(size);
 	if (!buf)
 		return -ENOMEM;
 	ret = p2d_in_pread(r->in, off, buf, size);
 	if (ret) {
 		free(buf);
-		return p2d_error(r->cv, off, ret, "attrs section beyond end of file");
+		return p2d_error(r->d, off, ret, "attrs section beyond end of file");
 	}
 	p2d_cur_init(&c, buf, size, off, r->swap);
 	for (i = 0; i < nr && !ret; i++) {
-		ret = perf_parse_attr(r, &c, (uint32_t)(attr_size - 16), &a);
+		ret = p2d_rd_parse_attr(r, &c, (uint32_t)(attr_size - 16), &a);
 		if (ret)
 			break;
 		if (p2d_cur_u64(&c, &ids_off) || p2d_cur_u64(&c, &ids_size))
 			ret = -EBADMSG;
 		else if (ids_size % 8 || ids_size / 8 > P2D_MAX_IDS)
-			ret = p2d_error(r->cv, p2d_cur_off(&c) - 8, -EBADMSG,
+			ret = p2d_error(r->d, p2d_cur_off(&c) - 8, -EBADMSG,
 					"id section of %llu bytes", (unsigned long long)ids_size);
 		if (ret)
 			break;
@@ -323,11 +323,11 @@ static int read_attrs(struct perf_reader *r, uint64_t attr_size, uint64_t off, u
 		}
 		ret = p2d_in_pread(r->in, ids_off, idbuf, ids_size);
 		if (ret) {
-			ret = p2d_error(r->cv, p2d_cur_off(&c) - 16, ret,
+			ret = p2d_error(r->d, p2d_cur_off(&c) - 16, ret,
 					"id section beyond end of file");
 		} else {
 			p2d_cur_init(&ids, idbuf, ids_size, ids_off, r->swap);
-			ret = perf_add_attr(r, &a, &ids, ids_size / 8);
+			ret = p2d_rd_add_attr(r, &a, &ids, ids_size / 8);
 		}
 		free(idbuf);
 	}
@@ -338,72 +338,72 @@ static int read_attrs(struct perf_reader *r, uint64_t attr_size, uint64_t off, u
 /* ------------------------------------------------------------------------ */
 /* Feature sections                                                         */
 
-static int set_string(struct perf_reader *r, struct p2d_cursor *c, char **dst, const char *what)
+static int set_string(struct p2d_reader *r, struct p2d_cursor *c, char **dst, const char *what)
 {
 	const char *s;
 
 	if (p2d_cur_perf_str(c, &s))
-		return p2d_error(r->cv, p2d_cur_off(c), -EBADMSG, "bad %s string", what);
+		return p2d_error(r->d, p2d_cur_off(c), -EBADMSG, "bad %s string", what);
 	free(*dst);
 	*dst = strdup(s);
 	return *dst ? 0 : -ENOMEM;
 }
 
-static int feat_tracing(struct perf_reader *r, struct p2d_cursor *c)
+static int feat_tracing(struct p2d_reader *r, struct p2d_cursor *c)
 {
 	size_t len = p2d_cur_left(c);
 	uint8_t *blob;
 
 	if (len > P2D_MAX_TRACING)
-		return p2d_error(r->cv, p2d_cur_off(c), -E2BIG, "tracing data of %zu bytes", len);
+		return p2d_error(r->d, p2d_cur_off(c), -E2BIG, "tracing data of %zu bytes", len);
 	blob = malloc(len ? len : 1);
 	if (!blob)
 		return -ENOMEM;
 	memcpy(blob, c->buf + c->pos, len);
-	return p2d_sink_tracing(r->cv, blob, len, p2d_cur_off(c));
+	return p2d_rd_tracing(r, blob, len, p2d_cur_off(c));
 }
 
-static int feat_hostname(struct perf_reader *r, struct p2d_cursor *c)
+static int feat_hostname(struct p2d_reader *r, struct p2d_cursor *c)
 {
-	return set_string(r, c, &r->cv->meta.hostname, "hostname");
+	return set_string(r, c, &r->meta.hostname, "hostname");
 }
 
-static int feat_osrelease(struct perf_reader *r, struct p2d_cursor *c)
+static int feat_osrelease(struct p2d_reader *r, struct p2d_cursor *c)
 {
-	return set_string(r, c, &r->cv->meta.osrelease, "osrelease");
+	return set_string(r, c, &r->meta.osrelease, "osrelease");
 }
 
-static int feat_version(struct perf_reader *r, struct p2d_cursor *c)
+static int feat_version(struct p2d_reader *r, struct p2d_cursor *c)
 {
-	return set_string(r, c, &r->cv->meta.perf_version, "version");
+	return set_string(r, c, &r->meta.perf_version, "version");
 }
 
-static int feat_arch(struct perf_reader *r, struct p2d_cursor *c)
+static int feat_arch(struct p2d_reader *r, struct p2d_cursor *c)
 {
-	return set_string(r, c, &r->cv->meta.arch, "arch");
+	return set_string(r, c, &r->meta.arch, "arch");
 }
 
-static int feat_nrcpus(struct perf_reader *r, struct p2d_cursor *c)
+static int feat_nrcpus(struct p2d_reader *r, struct p2d_cursor *c)
 {
-	struct p2d_meta *m = &r->cv->meta;
+	struct p2d_meta *m = &r->meta;
 
 	if (p2d_cur_u32(c, &m->nr_cpus_avail) || p2d_cur_u32(c, &m->nr_cpus_online))
-		return p2d_error(r->cv, p2d_cur_off(c), -EBADMSG, "truncated nrcpus");
+		return p2d_error(r->d, p2d_cur_off(c), -EBADMSG, "truncated nrcpus");
 	if (m->nr_cpus_avail > P2D_MAX_CPUS)
 		m->nr_cpus_avail = 0;
 	return 0;
 }
 
-static int feat_cmdline(struct perf_reader *r, struct p2d_cursor *c)
+static int feat_cmdline(struct p2d_reader *r, struct p2d_cursor *c)
 {
-	struct p2d_meta *m = &r->cv->meta;
+	struct p2d_meta *m = &r->meta;
 	size_t len = 0, n;
 	const char *s;
 	uint32_t nr, i;
 	char *out;
 
 	if (p2d_cur_u32(c, &nr) || nr > p2d_cur_left(c) / 4)
-		return p2d_error(r->cv, p2d_cur_off(c), -EBADMSG, "bad cmdline count");
+		return p2d_error(r->d, p2d_cur_off(c), -EBADMSG, "bad cmdline count");
 	out = malloc(p2d_cur_left(c) + 1);
 	if (!out)
 		return -ENOMEM;
@@ -411,7 +411,7 @@ static int feat_cmdline(struct perf_reader *r, struct p2d_cursor *c)
 	for (i = 0; i < nr; i++) {
 		if (p2d_cur_perf_str(c, &s)) {
 			free(out);
-			return p2d_error(r->cv, p2d_cur_off(c), -EBADMSG, "bad cmdline string");
+			return p2d_error(r->d, p2d_cur_off(c), -EBADMSG, "bad cmdline string");
 		}
 		n = strlen(s);
 		if (len)
@@ -424,23 +424,23 @@ static int feat_cmdline(struct perf_reader *r, struct p2d_cursor *c)
 	return 0;
 }
 
-static int feat_event_desc(struct perf_reader *r, struct p2d_cursor *c)
+static int feat_event_desc(struct p2d_reader *r, struct p2d_cursor *c)
 {
 	uint32_t nre, sz, nr_ids, i, j;
-	struct perf_attr *a;
+	struct p2d_attr *a;
 	const char *name;
 	uint64_t id;
 
 	if (p2d_cur_u32(c, &nre) || p2d_cur_u32(c, &sz) || sz < PERF_ATTR_SIZE_VER0_)
-		return p2d_error(r->cv, p2d_cur_off(c), -EBADMSG, "bad event_desc header");
+		return p2d_error(r->d, p2d_cur_off(c), -EBADMSG, "bad event_desc header");
 	for (i = 0; i < nre; i++) {
 		if (p2d_cur_skip(c, sz) || p2d_cur_u32(c, &nr_ids) ||
 		    p2d_cur_perf_str(c, &name) || nr_ids > p2d_cur_left(c) / 8)
-			return p2d_error(r->cv, p2d_cur_off(c), -EBADMSG, "bad event_desc entry");
+			return p2d_error(r->d, p2d_cur_off(c), -EBADMSG, "bad event_desc entry");
 		for (j = 0; j < nr_ids; j++) {
 			if (p2d_cur_u64(c, &id))
 				break;
-			a = perf_attr_by_id(r, id);
+			a = p2d_rd_attr_by_id(r, id);
 			if (a && !a->name)
 				a->name = strdup(name);
 		}
@@ -448,39 +448,39 @@ static int feat_event_desc(struct perf_reader *r, struct p2d_cursor *c)
 	return 0;
 }
 
-static int feat_clock_data(struct perf_reader *r, struct p2d_cursor *c)
+static int feat_clock_data(struct p2d_reader *r, struct p2d_cursor *c)
 {
-	struct p2d_meta *m = &r->cv->meta;
+	struct p2d_meta *m = &r->meta;
 	uint32_t version, clockid;
 
 	if (p2d_cur_u32(c, &version) || p2d_cur_u32(c, &clockid) ||
 	    p2d_cur_u64(c, &m->clock_tod_ns) || p2d_cur_u64(c, &m->clock_id_ns))
-		return p2d_error(r->cv, p2d_cur_off(c), -EBADMSG, "truncated clock_data");
+		return p2d_error(r->d, p2d_cur_off(c), -EBADMSG, "truncated clock_data");
 	m->has_clock_data = version == 1;
 	return 0;
 }
 
 /* CLOCKID: u64 resolution of the recording's clock, in ns */
-static int feat_clockid(struct perf_reader *r, struct p2d_cursor *c)
+static int feat_clockid(struct p2d_reader *r, struct p2d_cursor *c)
 {
-	if (p2d_cur_u64(c, &r->cv->meta.clock_res_ns))
-		return p2d_error(r->cv, p2d_cur_off(c), -EBADMSG, "truncated clockid");
+	if (p2d_cur_u64(c, &r->meta.clock_res_ns))
+		return p2d_error(r->d, p2d_cur_off(c), -EBADMSG, "truncated clockid");
 	return 0;
 }
 
 /* SAMPLE_TIME: u64 first, u64 last sample time */
-static int feat_sample_time(struct perf_reader *r, struct p2d_cursor *c)
+static int feat_sample_time(struct p2d_reader *r, struct p2d_cursor *c)
 {
-	struct p2d_meta *m = &r->cv->meta;
+	struct p2d_meta *m = &r->meta;
 
 	if (p2d_cur_u64(c, &m->sample_time_first) || p2d_cur_u64(c, &m->sample_time_last))
-		return p2d_error(r->cv, p2d_cur_off(c), -EBADMSG, "truncated sample_time");
+		return p2d_error(r->d, p2d_cur_off(c), -EBADMSG, "truncated sample_time");
 	m->has_sample_time = true;
 	return 0;
 }
 
 struct feature_handler {
-	int		(*fn)(struct perf_reader *r, struct p2d_cursor *c);
+	int		(*fn)(struct p2d_reader *r, struct p2d_cursor *c);
 	uint64_t	max;
 };
 
@@ -508,14 +508,14 @@ static const struct feature_handler *feature_handler(unsigned int feat)
 }
 
 /**
- * perf_feature - decode one feature section
+ * p2d_rd_feature - decode one feature section
  * @r: reader
  * @feat: feature number
  * @c: cursor over the section
  *
  * Unknown features are ignored. Returns 0 or a negative errno.
  */
-int perf_feature(struct perf_reader *r, unsigned int feat, struct p2d_cursor *c)
+int p2d_rd_feature(struct p2d_reader *r, unsigned int feat, struct p2d_cursor *c)
 {
 	const struct feature_handler *h = feature_handler(feat);
 
@@ -524,7 +524,7 @@ int perf_feature(struct perf_reader *r, unsigned int feat, struct p2d_cursor *c)
 	return h->fn(r, c);
 }
 
-static unsigned int nr_features(const struct perf_reader *r)
+static unsigned int nr_features(const struct p2d_reader *r)
 {
 	unsigned int i, n = 0;
 
@@ -533,12 +533,12 @@ static unsigned int nr_features(const struct perf_reader *r)
 	return n;
 }
 
-static bool feat_set(const struct perf_reader *r, unsigned int bit)
+static bool feat_set(const struct p2d_reader *r, unsigned int bit)
 {
 	return (r->feat[bit / 64] >> (bit % 64)) & 1;
 }
 
-static int read_feature(struct perf_reader *r, unsigned int feat, uint64_t off, uint64_t size,
+static int read_feature(struct p2d_reader *r, unsigned int feat, uint64_t off, uint64_t size,
 			uint64_t where)
 {
 	const struct feature_handler *h = feature_handler(feat);
@@ -549,7 +549,7 @@ static int read_feature(struct perf_reader *r, unsigned int feat, uint64_t off, 
 	if (!h)
 		return 0;
 	if (size > h->max)
-		return p2d_error(r->cv, where, -E2BIG, "feature %u section of %llu bytes", feat,
+		return p2d_error(r->d, where, -E2BIG, "feature %u section of %llu bytes", feat,
 				 (unsigned long long)size);
 	buf = malloc(size ? size : 1);
 	if (!buf)
@@ -557,7 +557,7 @@ static int read_feature(struct perf_reader *r, unsigned int feat, uint64_t off, 
 	ret = p2d_in_pread(r->in, off, buf, size);
 	if (ret) {
 		free(buf);
-		return p2d_error(r->cv, where, ret, "feature %u section beyond end of file", feat);
+		return p2d_error(r->d, where, ret, "feature %u section beyond end of file", feat);
 	}
 	p2d_cur_init(&c, buf, size, off, r->swap);
 	ret = h->fn(r, &c);
@@ -570,7 +570,7 @@ static int read_feature(struct perf_reader *r, unsigned int feat, uint64_t off, 
  * it before dropping features it could not write, so a few unused slots may
  * follow), then the sections one after the other up to the end of the file.
  */
-static bool feature_table_at(struct perf_reader *r, uint64_t pos)
+static bool feature_table_at(struct p2d_reader *r, uint64_t pos)
 {
 	unsigned int i, n = nr_features(r);
 	uint64_t sec[2], expect = pos + (uint64_t)n * 16;
@@ -592,7 +592,7 @@ static bool feature_table_at(struct perf_reader *r, uint64_t pos)
 }
 
 /* data.size is 0 when perf was stopped before it rewrote the header */
-static uint64_t find_data_end(struct perf_reader *r)
+static uint64_t find_data_end(struct p2d_reader *r)
 {
 	uint64_t pos = r->data_off, first;
 	const uint8_t *p;
@@ -615,7 +615,7 @@ static uint64_t find_data_end(struct perf_reader *r)
 	return r->in->size;
 }
 
-static int read_features(struct perf_reader *r)
+static int read_features(struct p2d_reader *r)
 {
 	unsigned int bit, i = 0, n = nr_features(r), outside = 0;
 	uint64_t pos = r->data_end, sec[2];
@@ -624,14 +624,14 @@ static int read_features(struct perf_reader *r)
 	if (!n)
 		return 0;
 	if (pos > r->in->size || (uint64_t)n * 16 > r->in->size - pos) {
-		p2d_warn(r->cv, pos, "feature sections missing (truncated file?)");
+		p2d_warn(r->d, pos, "feature sections missing (truncated file?)");
 		return 0;
 	}
 	for (bit = 0; bit < P2D_FEAT_BITS; bit++) {
 		if (!feat_set(r, bit))
 			continue;
 		if (p2d_in_pread(r->in, pos + i * 16, sec, sizeof(sec)))
-			return p2d_error(r->cv, pos + i * 16, -EBADMSG, "truncated feature table");
+			return p2d_error(r->d, pos + i * 16, -EBADMSG, "truncated feature table");
 		if (r->swap) {
 			sec[0] = bswap_64(sec[0]);
 			sec[1] = bswap_64(sec[1]);
@@ -643,12 +643,12 @@ static int read_features(struct perf_reader *r)
 		i++;
 	}
 	if (outside)
-		p2d_warn(r->cv, pos, "%u feature sections lie beyond the end of the file"
+		p2d_warn(r->d, pos, "%u feature sections lie beyond the end of the file"
 			 " (truncated?): ignored", outside);
 	return 0;
 }
 
-static int read_file_sections(struct perf_reader *r, const uint8_t *h, uint64_t hsize)
+static int read_file_sections(struct p2d_reader *r, const uint8_t *h, uint64_t hsize)
 {
 	struct p2d_cursor c;
 	uint64_t attr_size, attrs_off, attrs_size, data_size, skip, i;
@@ -667,13 +667,13 @@ static int read_file_sections(struct perf_reader *r, const uint8_t *h, uint64_t 
 		p2d_cur_u64(&c, &r->feat[i]);
 
 	if (r->data_off < hsize || r->data_off > r->in->size)
-		return p2d_error(r->cv, 48, -EBADMSG, "data offset 0x%llx outside the file",
+		return p2d_error(r->d, 48, -EBADMSG, "data offset 0x%llx outside the file",
 				 (unsigned long long)r->data_off);
 	ret = read_attrs(r, attr_size, attrs_off, attrs_size);
 	if (ret)
 		return ret;
 	if (!data_size) {
-		p2d_warn(r->cv, 56, "data size is 0 (perf did not finish writing the header);"
+		p2d_warn(r->d, 56, "data size is 0 (perf did not finish writing the header);"
 			 " reading records to the end of the file");
 		r->data_end = find_data_end(r);
 		if (r->data_end == r->in->size)
@@ -681,12 +681,12 @@ static int read_file_sections(struct perf_reader *r, const uint8_t *h, uint64_t 
 	} else if (data_size > r->in->size - r->data_off) {
 		/* the event formats are a feature section, at the very end of the file */
 		if (feat_set(r, P2D_FEAT_TRACING_DATA))
-			return p2d_error(r->cv, r->in->size, -EBADMSG,
+			return p2d_error(r->d, r->in->size, -EBADMSG,
 					 "the file ends inside its data section (0x%llx-0x%llx),"
 					 " before the event formats: the recording is truncated",
 					 (unsigned long long)r->data_off,
 					 (unsigned long long)(r->data_off + data_size));
-		p2d_warn(r->cv, 56, "data section ends at 0x%llx, beyond the end of the file"
+		p2d_warn(r->d, 56, "data section ends at 0x%llx, beyond the end of the file"
 			 " (truncated?): converting what is there",
 			 (unsigned long long)(r->data_off + data_size));
 		r->data_end = UINT64_MAX;
@@ -698,15 +698,27 @@ static int read_file_sections(struct perf_reader *r, const uint8_t *h, uint64_t 
 		if (ret)
 			return ret;
 	}
-	if (!r->cv->tracing && feat_set(r, P2D_FEAT_TRACING_DATA))
-		return p2d_error(r->cv, r->data_end, -EBADMSG,
+	if (!r->tracing_seen && feat_set(r, P2D_FEAT_TRACING_DATA))
+		return p2d_error(r->d, r->data_end, -EBADMSG,
 				 "the tracing data (event formats) is missing: the file is"
 				 " truncated or damaged after its data section");
 	return p2d_in_seek(r->in, r->data_off);
 }
 
 /**
- * perf_read_file_header - read what precedes the records
+ * p2d_perf_magic - does @buf start like a perf.data file?
+ * @buf: the first bytes of a file
+ * @len: bytes available in @buf
+ *
+ * Returns true for both byte orders of the "PERFILE2" magic.
+ */
+bool p2d_perf_magic(const void *buf, size_t len)
+{
+	return len >= 8 && (!memcmp(buf, "PERFILE2", 8) || !memcmp(buf, "2ELIFREP", 8));
+}
+
+/**
+ * p2d_rd_read_file_header - read what precedes the records
  * @r: reader, positioned at the start of the input
  *
  * For a file: the header, attrs, ids and features, then seeks to the data.
@@ -714,7 +726,7 @@ static int read_file_sections(struct perf_reader *r, const uint8_t *h, uint64_t 
  *
  * Returns 0 or a negative errno (message recorded).
  */
-int perf_read_file_header(struct perf_reader *r)
+int p2d_rd_read_file_header(struct p2d_reader *r)
 {
 	uint8_t h[PERF_FILE_HEADER_SIZE];
 	const uint8_t *p;
@@ -723,11 +735,11 @@ int perf_read_file_header(struct perf_reader *r)
 
 	ret = p2d_in_peek(r->in, 16, &p);
 	if (ret)
-		return p2d_error(r->cv, 0, ret == -ENODATA ? -EBADMSG : ret,
+		return p2d_error(r->d, 0, ret == -ENODATA ? -EBADMSG : ret,
 				 "too short for a perf.data header");
 	magic = p2d_get64(p, false);
 	if (magic != PERF_MAGIC2 && magic != PERF_MAGIC2_SW)
-		return p2d_error(r->cv, 0, -EBADMSG, "not a perf.data file (bad magic)");
+		return p2d_error(r->d, 0, -EBADMSG, "not a perf.data file (bad magic)");
 	r->swap = magic == PERF_MAGIC2_SW;
 	hsize = p2d_get64(p + 8, r->swap);
 	if (hsize == PERF_PIPE_HEADER_SIZE) {
@@ -735,25 +747,26 @@ int perf_read_file_header(struct perf_reader *r)
 		r->data_off = 16;
 		r->data_end = UINT64_MAX;
 		p2d_in_consume(r->in, 16);
-		return 0;
+		return p2d_rd_meta(r);
 	}
 	if (hsize != PERF_FILE_HEADER_SIZE && hsize != PERF_FILE_HEADER_OLD)
-		return p2d_error(r->cv, 8, -EBADMSG, "header size %llu", (unsigned long long)hsize);
+		return p2d_error(r->d, 8, -EBADMSG, "header size %llu", (unsigned long long)hsize);
 	if (!r->in->seekable)
-		return p2d_error(r->cv, 0, -ESPIPE,
+		return p2d_error(r->d, 0, -ESPIPE,
 				 "a file-mode perf.data cannot be read from a pipe"
 				 " (record with -o - for pipe mode, or give the file name)");
 	ret = p2d_in_pread(r->in, 0, h, hsize);
 	if (ret)
-		return p2d_error(r->cv, 0, -EBADMSG, "truncated file header");
-	return read_file_sections(r, h, hsize);
+		return p2d_error(r->d, 0, -EBADMSG, "truncated file header");
+	ret = read_file_sections(r, h, hsize);
+	return ret ? ret : p2d_rd_meta(r);
 }
 
 /**
- * perf_reader_release - free what the reader allocated
+ * p2d_rd_reader_release - free what the reader allocated
  * @r: reader
  */
-void perf_reader_release(struct perf_reader *r)
+void p2d_rd_reader_release(struct p2d_reader *r)
 {
 	uint32_t i;
 
@@ -762,6 +775,7 @@ void perf_reader_release(struct perf_reader *r)
 	free(r->attrs);
 	free(r->ids);
 	free(r->lost);
+	p2d_meta_free(&r->meta);
 	r->attrs = NULL;
 	r->ids = NULL;
 	r->lost = NULL;

@@ -10,7 +10,8 @@
 
 #include <linux/perf_event.h>
 
-#include "p2d-local.h"
+#include "cursor.h"
+#include "read-perf.h"
 
 /* "PERFILE2" read as a little-endian u64, and the same bytes swapped */
 #define PERF_MAGIC2		0x32454c4946524550ULL
@@ -22,7 +23,7 @@
 #define PERF_ATTR_SIZE_VER0_	64
 
 /* Record types perf itself adds to the kernel's (tools/lib/perf/include/perf/event.h) */
-enum perf_user_record {
+enum p2d_rd_record {
 	P2D_REC_HEADER_ATTR		= 64,
 	P2D_REC_HEADER_EVENT_TYPE	= 65,
 	P2D_REC_HEADER_TRACING_DATA	= 66,
@@ -50,7 +51,7 @@ enum perf_user_record {
 #define P2D_REC_SIDEBAND_END	P2D_REC_HEADER_ATTR
 
 /* Feature bits of the file header (tools/perf/util/header.h) */
-enum perf_feature {
+enum p2d_rd_feature {
 	P2D_FEAT_TRACING_DATA	= 1,
 	P2D_FEAT_BUILD_ID	= 2,
 	P2D_FEAT_HOSTNAME	= 3,
@@ -79,7 +80,7 @@ enum perf_feature {
 #define ATTR_FLAG_USE_CLOCKID	25
 
 /**
- * struct perf_attr - what the reader needs of one perf_event_attr
+ * struct p2d_attr - what the reader needs of one perf_event_attr
  * @type: PERF_TYPE_*
  * @config: for tracepoints, the event id
  * @sample_type: PERF_SAMPLE_* bits
@@ -100,7 +101,7 @@ enum perf_feature {
  * @off_cpu: offset of the cpu, or -1
  * @off_raw: offset of the RAW size word, or -1
  */
-struct perf_attr {
+struct p2d_attr {
 	uint32_t	type;
 	uint64_t	config;
 	uint64_t	sample_type;
@@ -121,12 +122,12 @@ struct perf_attr {
 	int		off_raw;
 };
 
-struct perf_decomp;
+struct p2d_rd_zstd;
 
 /* A sample id looked up recently, and its attr */
 struct id_cached {
 	uint64_t		id;
-	struct perf_attr	*attr;
+	struct p2d_attr	*attr;
 };
 
 struct id_slot {
@@ -142,8 +143,12 @@ struct lost_cpu {
 };
 
 /**
- * struct perf_reader - state of one perf.data read
- * @cv: conversion fed with what is read
+ * struct p2d_reader - state of one perf.data read
+ * @sink: where what is read goes
+ * @d: diagnostics
+ * @stats: what is counted, not delivered
+ * @meta: the recording's metadata, as far as read (given to @sink)
+ * @tracing_seen: the tracing data was given to @sink
  * @in: the input
  * @swap: the file is in the other byte order
  * @pipe: pipe-mode stream (everything arrives as records)
@@ -175,15 +180,19 @@ struct lost_cpu {
  * @rec_count: records read, by type (those inside compressed ones included)
  * @rec_unknown: records of types beyond @rec_count
  */
-struct perf_reader {
-	struct p2d_conv		*cv;
+struct p2d_reader {
+	const struct p2d_sink	*sink;
+	struct p2d_diag		*d;
+	struct p2d_read_stats	*stats;
+	struct p2d_meta		meta;
+	bool			tracing_seen;
 	struct p2d_input	*in;
 	bool			swap;
 	bool			pipe;
 	uint64_t		data_off;
 	uint64_t		data_end;
 	uint64_t		feat[P2D_FEAT_BITS / 64];
-	struct perf_attr	*attrs;
+	struct p2d_attr		*attrs;
 	uint32_t		nr_attrs;
 	struct id_slot		*ids;
 	uint32_t		ids_cap;
@@ -195,7 +204,7 @@ struct perf_reader {
 	uint64_t		records;
 	uint64_t		last_progress;
 	struct id_cached	id_cache[16];
-	struct perf_decomp	*decomp;
+	struct p2d_rd_zstd	*decomp;
 	struct lost_cpu		*lost;
 	uint32_t		nr_lost;
 	bool			warned_id;
@@ -208,30 +217,43 @@ struct perf_reader {
 	uint64_t		rec_unknown;
 };
 
-/* p2d-perf-header.c */
-int perf_read_file_header(struct perf_reader *r) __hidden;
-int perf_parse_attr(struct perf_reader *r, struct p2d_cursor *c, uint32_t size,
-		    struct perf_attr *a) __hidden;
-int perf_add_attr(struct perf_reader *r, const struct perf_attr *a, struct p2d_cursor *ids,
+/* Hand the tracing data (malloc()ed, given away) to the sink */
+static inline int p2d_rd_tracing(struct p2d_reader *r, uint8_t *blob, size_t len, uint64_t off)
+{
+	r->tracing_seen = true;
+	return r->sink->ops->tracing(r->sink->ctx, blob, len, off);
+}
+
+/* Tell the sink what the metadata is now */
+static inline int p2d_rd_meta(struct p2d_reader *r)
+{
+	return r->sink->ops->meta(r->sink->ctx, &r->meta);
+}
+
+/* read-perf-header.c */
+int p2d_rd_read_file_header(struct p2d_reader *r) __hidden;
+int p2d_rd_parse_attr(struct p2d_reader *r, struct p2d_cursor *c, uint32_t size,
+		    struct p2d_attr *a) __hidden;
+int p2d_rd_add_attr(struct p2d_reader *r, const struct p2d_attr *a, struct p2d_cursor *ids,
 		  uint64_t nr_ids) __hidden;
-int perf_feature(struct perf_reader *r, unsigned int feat, struct p2d_cursor *c) __hidden;
-void perf_reader_release(struct perf_reader *r) __hidden;
-struct perf_attr *perf_attr_by_id(const struct perf_reader *r, uint64_t id) __hidden;
-struct id_slot *perf_id_slot(const struct perf_reader *r, uint64_t id) __hidden;
+int p2d_rd_feature(struct p2d_reader *r, unsigned int feat, struct p2d_cursor *c) __hidden;
+void p2d_rd_reader_release(struct p2d_reader *r) __hidden;
+struct p2d_attr *p2d_rd_attr_by_id(const struct p2d_reader *r, uint64_t id) __hidden;
+struct id_slot *p2d_rd_id_slot(const struct p2d_reader *r, uint64_t id) __hidden;
 
-/* p2d-perf-records.c */
-int perf_read_records(struct perf_reader *r) __hidden;
-int perf_lost_excess(struct perf_reader *r) __hidden;
-bool perf_record_handled(unsigned int type) __hidden;
+/* read-perf-records.c */
+int p2d_rd_read_records(struct p2d_reader *r) __hidden;
+int p2d_rd_lost_excess(struct p2d_reader *r) __hidden;
+bool p2d_rd_record_handled(unsigned int type) __hidden;
 
-/* p2d-perf-report.c */
-void perf_report_read(const struct perf_reader *r) __hidden;
-int perf_dispatch(struct perf_reader *r, struct p2d_cursor *c, uint32_t type, uint16_t misc,
+/* read-perf-report.c */
+void p2d_rd_report_read(const struct p2d_reader *r) __hidden;
+int p2d_rd_dispatch(struct p2d_reader *r, struct p2d_cursor *c, uint32_t type, uint16_t misc,
 		  bool inner) __hidden;
 
-/* p2d-perf-zstd.c */
-int perf_decompress(struct perf_reader *r, const uint8_t *data, size_t len, uint64_t off) __hidden;
-size_t perf_decomp_pending(const struct perf_reader *r) __hidden;
-void perf_decomp_free(struct perf_reader *r) __hidden;
+/* read-perf-zstd.c */
+int p2d_rd_zstd_feed(struct p2d_reader *r, const uint8_t *data, size_t len, uint64_t off) __hidden;
+size_t p2d_rd_zstd_pending(const struct p2d_reader *r) __hidden;
+void p2d_rd_zstd_free(struct p2d_reader *r) __hidden;
 
 #endif /* P2D_PERF_H */

@@ -11,7 +11,8 @@
 
 #include "read-perf-local.h"
 
-#define PROGRESS_STEP	(16u << 20)
+#define PROGRESS_STEP	(1u << 20)	/* input bytes between progress reports */
+#define PROGRESS_RECORDS 256		/* ... or records */
 
 /**
  * struct sample - what a tracepoint needs of a PERF_RECORD_SAMPLE, or of
@@ -46,7 +47,7 @@ static int skip_read_values(struct p2d_cursor *c, uint64_t rf)
 }
 
 /* Walk sample_type in the kernel's order up to RAW (perf_output_sample()) */
-static int parse_sample(const struct perf_attr *a, struct p2d_cursor *c, struct sample *s)
+static int parse_sample(const struct p2d_attr *a, struct p2d_cursor *c, struct sample *s)
 {
 	uint64_t st = a->sample_type, nr;
 	uint32_t v;
@@ -83,20 +84,20 @@ static int parse_sample(const struct perf_attr *a, struct p2d_cursor *c, struct 
 }
 
 /* The sample_id trailer of a non-sample record (attr.sample_id_all) */
-static const struct perf_attr *trailer_attr(const struct perf_reader *r,
+static const struct p2d_attr *trailer_attr(const struct p2d_reader *r,
 					    const struct p2d_cursor *c)
 {
 	if (r->nr_attrs == 1 || r->is_pos < 0)
 		return r->nr_attrs ? &r->attrs[0] : NULL;
 	if (c->len < 8 + (size_t)r->is_pos)
 		return NULL;
-	return perf_attr_by_id(r, p2d_get64(c->buf + c->len - r->is_pos, c->swap));
+	return p2d_rd_attr_by_id(r, p2d_get64(c->buf + c->len - r->is_pos, c->swap));
 }
 
-static int parse_trailer(const struct perf_reader *r, const struct p2d_cursor *rec,
+static int parse_trailer(const struct p2d_reader *r, const struct p2d_cursor *rec,
 			 struct sample *s)
 {
-	const struct perf_attr *a = trailer_attr(r, rec);
+	const struct p2d_attr *a = trailer_attr(r, rec);
 	struct p2d_cursor c;
 	uint64_t st;
 	uint32_t v;
@@ -128,7 +129,7 @@ static int parse_trailer(const struct perf_reader *r, const struct p2d_cursor *r
 /* ------------------------------------------------------------------------ */
 /* Record handlers                                                          */
 
-static struct perf_attr *sample_attr(struct perf_reader *r, const struct p2d_cursor *c)
+static struct p2d_attr *sample_attr(struct p2d_reader *r, const struct p2d_cursor *c)
 {
 	uint64_t id;
 	struct id_cached *slot;
@@ -142,12 +143,12 @@ static struct perf_attr *sample_attr(struct perf_reader *r, const struct p2d_cur
 	if (slot->attr && slot->id == id)
 		return slot->attr;
 	slot->id = id;
-	slot->attr = perf_attr_by_id(r, id);
+	slot->attr = p2d_rd_attr_by_id(r, id);
 	return slot->attr;
 }
 
 /* parse_sample() for an attr whose RAW is at a fixed offset */
-static int parse_fixed(const struct perf_attr *a, const struct p2d_cursor *c, struct sample *s)
+static int parse_fixed(const struct p2d_attr *a, const struct p2d_cursor *c, struct sample *s)
 {
 	const uint8_t *p = c->buf + c->pos;
 	size_t left = p2d_cur_left(c);
@@ -174,63 +175,62 @@ static int parse_fixed(const struct perf_attr *a, const struct p2d_cursor *c, st
 	return 0;
 }
 
-static void warn_once(struct perf_reader *r, bool *flag, uint64_t off, const char *msg)
+static void warn_once(struct p2d_reader *r, bool *flag, uint64_t off, const char *msg)
 {
 	if (*flag)
 		return;
 	*flag = true;
-	p2d_warn(r->cv, off, "%s", msg);
+	p2d_warn(r->d, off, "%s", msg);
 }
 
-static int rec_sample(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
+static int rec_sample(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 {
 	static const char no_cpu[] = "samples carry no CPU (PERF_SAMPLE_CPU): all on CPU 0";
-	struct perf_attr *a = sample_attr(r, c);
-	struct p2d_conv *cv = r->cv;
+	struct p2d_attr *a = sample_attr(r, c);
 	struct sample s;
 
 	if (!a) {
-		cv->sum->dropped++;
+		r->stats->dropped++;
 		warn_once(r, &r->warned_id, c->base, "sample with an unknown event id skipped");
 		return 0;
 	}
 	a->samples++;
 	if (a->type != PERF_TYPE_TRACEPOINT) {
-		cv->sum->other_samples++;
+		r->stats->other_samples++;
 		return 0;
 	}
 	memset(&s, 0, sizeof(s));
 	p2d_cur_skip(c, 8);
 	if ((a->fixed ? parse_fixed(a, c, &s) : parse_sample(a, c, &s)) || !s.ev.raw) {
-		cv->sum->dropped++;
+		r->stats->dropped++;
 		warn_once(r, &r->warned_bad, c->base,
 			  "malformed tracepoint sample (or one without RAW data) skipped");
 		return 0;
 	}
 	if (!s.has_time)
-		return p2d_error(cv, c->base, -ENOTSUP,
+		return p2d_error(r->d, c->base, -ENOTSUP,
 				 "tracepoint samples without timestamps (PERF_SAMPLE_TIME)");
 	if (!s.has_cpu)
 		warn_once(r, &r->warned_cpu, c->base, no_cpu);
-	cv->sum->callchains += s.has_chain;
+	r->stats->callchains += s.has_chain;
 	s.ev.off = c->base;
-	return p2d_sink_event(cv, &s.ev);
+	return r->sink->ops->event(r->sink->ctx, &s.ev);
 }
 
 /* A side-band record takes effect at its time: the sample_id trailer's */
-static int side_record(struct perf_reader *r, struct p2d_cursor *c, struct p2d_side *rec)
+static int side_record(struct p2d_reader *r, struct p2d_cursor *c, struct p2d_side *rec)
 {
 	struct sample s;
 
 	if (!parse_trailer(r, c, &s) && s.has_time)
 		rec->ts = s.ev.ts;
-	return p2d_sink_side(r->cv, rec, c->base);
+	return r->sink->ops->side(r->sink->ctx, rec, c->base);
 }
 
 /* { header; u32 pid, tid; char comm[]; sample_id }: the name is NUL-padded */
-static int rec_comm(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
+static int rec_comm(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 {
-	const struct perf_attr *a = trailer_attr(r, c);
+	const struct p2d_attr *a = trailer_attr(r, c);
 	struct p2d_side rec = { .kind = P2D_SIDE_COMM };
 	size_t i, end = c->len;
 	uint32_t pid;
@@ -246,7 +246,7 @@ static int rec_comm(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
 }
 
 /* { header; u32 pid, ppid, tid, ptid; u64 time; sample_id } for FORK and EXIT */
-static int task_record(struct perf_reader *r, struct p2d_cursor *c, uint32_t kind)
+static int task_record(struct p2d_reader *r, struct p2d_cursor *c, uint32_t kind)
 {
 	struct p2d_side rec = { .kind = kind };
 	uint32_t pid, ppid, ptid;
@@ -259,32 +259,29 @@ static int task_record(struct perf_reader *r, struct p2d_cursor *c, uint32_t kin
 	return side_record(r, c, &rec);
 }
 
-static int rec_fork(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
+static int rec_fork(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 {
 	return task_record(r, c, P2D_SIDE_FORK);
 }
 
-static int rec_exit(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
+static int rec_exit(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 {
 	return task_record(r, c, P2D_SIDE_EXIT);
 }
 
-static int place_lost(struct perf_reader *r, struct p2d_cursor *c, const struct sample *s,
+static int place_lost(struct p2d_reader *r, struct p2d_cursor *c, const struct sample *s,
 		      uint64_t count)
 {
-	if (!s->has_cpu) {
+	if (!s->has_cpu)
 		warn_once(r, &r->warned_lost, c->base,
 			  "lost-events record without CPU: counted, not placed");
-		r->cv->sum->lost += count;
-		return 0;
-	}
 	/* time 0: perf's end-of-recording totals; the loss goes after the CPU's data */
-	return p2d_sink_lost(r->cv, s->ev.cpu, s->has_time && s->ev.ts ? s->ev.ts : UINT64_MAX,
-			     count);
+	return r->sink->ops->lost(r->sink->ctx, s->has_cpu ? s->ev.cpu : P2D_NO_CPU,
+				  s->has_time && s->ev.ts ? s->ev.ts : UINT64_MAX, count);
 }
 
 /* The loss counters of @cpu, NULL if out of memory or range */
-static struct lost_cpu *lost_of(struct perf_reader *r, uint32_t cpu)
+static struct lost_cpu *lost_of(struct p2d_reader *r, uint32_t cpu)
 {
 	struct lost_cpu *n;
 	uint32_t nr;
@@ -310,7 +307,7 @@ static struct lost_cpu *lost_of(struct perf_reader *r, uint32_t cpu)
  * this many records of every event it carries were lost. The mark goes on
  * the CPU of the buffer, where the loss happened.
  */
-static int rec_lost(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
+static int rec_lost(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 {
 	struct lost_cpu *l;
 	uint64_t id, count;
@@ -326,13 +323,13 @@ static int rec_lost(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
 }
 
 /* The CPU of a sample id: from ID_INDEX, else from the record's sample_id */
-static bool id_cpu(const struct perf_reader *r, const struct p2d_cursor *c,
+static bool id_cpu(const struct p2d_reader *r, const struct p2d_cursor *c,
 		   const struct sample *s, uint32_t *cpu)
 {
 	const struct id_slot *slot = NULL;
 
 	if (r->is_pos >= 0 && c->len >= 8 + (size_t)r->is_pos)
-		slot = perf_id_slot(r, p2d_get64(c->buf + c->len - r->is_pos, c->swap));
+		slot = p2d_rd_id_slot(r, p2d_get64(c->buf + c->len - r->is_pos, c->swap));
 	if (slot && slot->cpu >= 0) {
 		*cpu = (uint32_t)slot->cpu;
 		return true;
@@ -346,12 +343,12 @@ static bool id_cpu(const struct perf_reader *r, const struct p2d_cursor *c,
  * PERF_FORMAT_LOST count), written by perf record when it stops; perf
  * report's "Total Lost Samples" is their sum. The same losses were already
  * reported, per ring buffer, by PERF_RECORD_LOST: only what those did not
- * cover on a CPU is new (perf_lost_excess()). The sample_id of these records
+ * cover on a CPU is new (p2d_rd_lost_excess()). The sample_id of these records
  * often says CPU 0: the CPU of the event id, from ID_INDEX, is the right
  * one. Samples a BPF filter dropped on purpose
  * (PERF_RECORD_MISC_LOST_SAMPLES_BPF) are not losses.
  */
-static int rec_lost_samples(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
+static int rec_lost_samples(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 {
 	struct lost_cpu *l;
 	uint64_t count;
@@ -371,7 +368,7 @@ static int rec_lost_samples(struct perf_reader *r, struct p2d_cursor *c, uint16_
 }
 
 /**
- * perf_lost_excess - losses the LOST_SAMPLES records of a CPU report beyond
+ * p2d_rd_lost_excess - losses the LOST_SAMPLES records of a CPU report beyond
  * its PERF_RECORD_LOST ones, marked at the end of that CPU's data
  * @r: reader, at the end of the input
  *
@@ -380,7 +377,7 @@ static int rec_lost_samples(struct perf_reader *r, struct p2d_cursor *c, uint16_
  *
  * Returns 0 or a negative errno.
  */
-int perf_lost_excess(struct perf_reader *r)
+int p2d_rd_lost_excess(struct p2d_reader *r)
 {
 	struct sample s = { .has_cpu = true };
 	struct p2d_cursor c = { .base = p2d_in_pos(r->in) };
@@ -402,7 +399,7 @@ int perf_lost_excess(struct perf_reader *r)
  * may append { u64 machine_pid, vcpu; } per entry after them): which CPU
  * each sample id counts on.
  */
-static int rec_id_index(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
+static int rec_id_index(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 {
 	uint64_t nr, i, id, idx, cpu, tid;
 	struct id_slot *slot;
@@ -414,93 +411,95 @@ static int rec_id_index(struct perf_reader *r, struct p2d_cursor *c, uint16_t mi
 		if (p2d_cur_u64(c, &id) || p2d_cur_u64(c, &idx) || p2d_cur_u64(c, &cpu) ||
 		    p2d_cur_u64(c, &tid))
 			break;
-		slot = perf_id_slot(r, id);
+		slot = p2d_rd_id_slot(r, id);
 		if (slot && cpu < P2D_MAX_CPUS)
 			slot->cpu = (int32_t)cpu;
 	}
 	return 0;
 }
 
-static int rec_round(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
+static int rec_round(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 {
-	return p2d_sink_round(r->cv);
+	return r->sink->ops->round(r->sink->ctx);
 }
 
 /* Pipe mode: struct attr_event { header; perf_event_attr attr; u64 id[]; } */
-static int rec_header_attr(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
+static int rec_header_attr(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 {
-	struct perf_attr a;
+	struct p2d_attr a;
 	uint32_t asize;
 	int ret;
 
 	if (c->len < 8 + PERF_ATTR_SIZE_VER0_)
-		return p2d_error(r->cv, c->base, -EBADMSG, "short HEADER_ATTR record");
+		return p2d_error(r->d, c->base, -EBADMSG, "short HEADER_ATTR record");
 	asize = p2d_get32(c->buf + 12, c->swap);
 	if (!asize)
 		asize = PERF_ATTR_SIZE_VER0_;
 	if (asize > c->len - 8)
-		return p2d_error(r->cv, c->base, -EBADMSG, "HEADER_ATTR with attr size %u", asize);
+		return p2d_error(r->d, c->base, -EBADMSG, "HEADER_ATTR with attr size %u", asize);
 	p2d_cur_skip(c, 8);
-	ret = perf_parse_attr(r, c, asize, &a);
-	if (ret)
-		return ret;
-	return perf_add_attr(r, &a, c, p2d_cur_left(c) / 8);
+	ret = p2d_rd_parse_attr(r, c, asize, &a);
+	if (!ret)
+		ret = p2d_rd_add_attr(r, &a, c, p2d_cur_left(c) / 8);
+	return ret ? ret : p2d_rd_meta(r);
 }
 
-static int rec_tracing_data(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
+static int rec_tracing_data(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 {
 	uint32_t size;
 
 	p2d_cur_skip(c, 8);
 	if (p2d_cur_u32(c, &size))
-		return p2d_error(r->cv, c->base, -EBADMSG, "short HEADER_TRACING_DATA record");
+		return p2d_error(r->d, c->base, -EBADMSG, "short HEADER_TRACING_DATA record");
 	r->extra = size;
 	r->tracing_follows = true;
 	return 0;
 }
 
-static int rec_feature(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
+static int rec_feature(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 {
 	uint64_t feat;
+	int ret;
 
 	p2d_cur_skip(c, 8);
 	if (p2d_cur_u64(c, &feat))
-		return p2d_error(r->cv, c->base, -EBADMSG, "short HEADER_FEATURE record");
+		return p2d_error(r->d, c->base, -EBADMSG, "short HEADER_FEATURE record");
 	if (feat >= P2D_FEAT_BITS || feat == P2D_FEAT_TRACING_DATA)
 		return 0;
-	return perf_feature(r, (unsigned int)feat, c);
+	ret = p2d_rd_feature(r, (unsigned int)feat, c);
+	return ret ? ret : p2d_rd_meta(r);
 }
 
 /* struct auxtrace_event { header; u64 size; ... } is followed by size bytes */
-static int rec_auxtrace(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
+static int rec_auxtrace(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 {
 	p2d_cur_skip(c, 8);
 	if (p2d_cur_u64(c, &r->extra))
-		return p2d_error(r->cv, c->base, -EBADMSG, "short AUXTRACE record");
+		return p2d_error(r->d, c->base, -EBADMSG, "short AUXTRACE record");
 	return 0;
 }
 
 /* { header; char data[]; } */
-static int rec_compressed(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
+static int rec_compressed(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 {
 	r->compressed = true;
-	return perf_decompress(r, c->buf + 8, c->len - 8, c->base);
+	return p2d_rd_zstd_feed(r, c->buf + 8, c->len - 8, c->base);
 }
 
 /* { header; u64 data_size; char data[data_size]; } padded to 8 bytes */
-static int rec_compressed2(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc)
+static int rec_compressed2(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 {
 	uint64_t size = 0;
 
 	p2d_cur_skip(c, 8);
 	if (p2d_cur_u64(c, &size) || size > p2d_cur_left(c))
-		return p2d_error(r->cv, c->base, -EBADMSG, "COMPRESSED2 data size %llu",
+		return p2d_error(r->d, c->base, -EBADMSG, "COMPRESSED2 data size %llu",
 				 (unsigned long long)size);
 	r->compressed = true;
-	return perf_decompress(r, c->buf + 16, size, c->base);
+	return p2d_rd_zstd_feed(r, c->buf + 16, size, c->base);
 }
 
-typedef int (*record_fn)(struct perf_reader *r, struct p2d_cursor *c, uint16_t misc);
+typedef int (*record_fn)(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc);
 
 static const record_fn record_handlers[P2D_REC_MAX] = {
 	[PERF_RECORD_SAMPLE]		= rec_sample,
@@ -520,10 +519,10 @@ static const record_fn record_handlers[P2D_REC_MAX] = {
 };
 
 /**
- * perf_record_handled - does the reader use records of this type?
+ * p2d_rd_record_handled - does the reader use records of this type?
  * @type: record type
  */
-bool perf_record_handled(unsigned int type)
+bool p2d_rd_record_handled(unsigned int type)
 {
 	return type < P2D_REC_MAX && record_handlers[type];
 }
@@ -531,7 +530,7 @@ bool perf_record_handled(unsigned int type)
 /* ------------------------------------------------------------------------ */
 /* The record loop                                                          */
 
-static int read_extra(struct perf_reader *r, uint64_t pos)
+static int read_extra(struct p2d_reader *r, uint64_t pos)
 {
 	uint64_t n = r->extra;
 	uint8_t *blob;
@@ -539,42 +538,42 @@ static int read_extra(struct perf_reader *r, uint64_t pos)
 
 	r->extra = 0;
 	if (r->data_end != UINT64_MAX && n > r->data_end - p2d_in_pos(r->in))
-		return p2d_error(r->cv, pos, -EBADMSG, "record payload crosses the end of data");
+		return p2d_error(r->d, pos, -EBADMSG, "record payload crosses the end of data");
 	if (!r->tracing_follows) {
 		ret = p2d_in_skip(r->in, n);
-		return ret ? p2d_error(r->cv, pos, -EBADMSG, "truncated record payload") : 0;
+		return ret ? p2d_error(r->d, pos, -EBADMSG, "truncated record payload") : 0;
 	}
 	r->tracing_follows = false;
 	if (n > P2D_MAX_TRACING)
-		return p2d_error(r->cv, pos, -E2BIG, "tracing data of %llu bytes",
+		return p2d_error(r->d, pos, -E2BIG, "tracing data of %llu bytes",
 				 (unsigned long long)n);
 	/* a file says what is left: allocate nothing for bytes that are not there */
 	if (r->in->seekable && (p2d_in_pos(r->in) > r->in->size ||
 				n > r->in->size - p2d_in_pos(r->in)))
-		return p2d_error(r->cv, pos, -EBADMSG, "truncated tracing data");
+		return p2d_error(r->d, pos, -EBADMSG, "truncated tracing data");
 	blob = malloc(n ? n : 1);
 	if (!blob)
 		return -ENOMEM;
 	ret = p2d_in_read(r->in, blob, n);
 	if (ret) {
 		free(blob);
-		return p2d_error(r->cv, pos, -EBADMSG, "truncated tracing data");
+		return p2d_error(r->d, pos, -EBADMSG, "truncated tracing data");
 	}
-	return p2d_sink_tracing(r->cv, blob, n, pos);
+	return p2d_rd_tracing(r, blob, n, pos);
 }
 
 /* A record that cannot be walked past: fatal inside a known data section */
-static int bad_record(struct perf_reader *r, uint64_t pos, const char *what, unsigned int v)
+static int bad_record(struct p2d_reader *r, uint64_t pos, const char *what, unsigned int v)
 {
 	if (r->data_end == UINT64_MAX) {
-		p2d_warn(r->cv, pos, "%s (%u): ignoring the rest of the input", what, v);
+		p2d_warn(r->d, pos, "%s (%u): ignoring the rest of the input", what, v);
 		return 0;
 	}
-	return p2d_error(r->cv, pos, -EBADMSG, "%s (%u)", what, v);
+	return p2d_error(r->d, pos, -EBADMSG, "%s (%u)", what, v);
 }
 
 /**
- * perf_dispatch - hand one record to its handler
+ * p2d_rd_dispatch - hand one record to its handler
  * @r: reader
  * @c: cursor over the whole record
  * @type: record type
@@ -583,7 +582,7 @@ static int bad_record(struct perf_reader *r, uint64_t pos, const char *what, uns
  *
  * Returns 0 or a negative errno (message recorded).
  */
-int perf_dispatch(struct perf_reader *r, struct p2d_cursor *c, uint32_t type, uint16_t misc,
+int p2d_rd_dispatch(struct p2d_reader *r, struct p2d_cursor *c, uint32_t type, uint16_t misc,
 		  bool inner)
 {
 	int ret;
@@ -596,14 +595,14 @@ int perf_dispatch(struct perf_reader *r, struct p2d_cursor *c, uint32_t type, ui
 	r->rec_count[type]++;
 	if (type < P2D_REC_SIDEBAND_END && type != PERF_RECORD_SAMPLE && type != PERF_RECORD_LOST &&
 	    type != PERF_RECORD_LOST_SAMPLES)
-		r->cv->sum->sideband++;
+		r->stats->sideband++;
 	if (!record_handlers[type])
 		return 0;
 	if (inner && (type == P2D_REC_COMPRESSED || type == P2D_REC_COMPRESSED2))
-		return p2d_error(r->cv, c->base, -EBADMSG, "compressed record inside compressed data");
+		return p2d_error(r->d, c->base, -EBADMSG, "compressed record inside compressed data");
 	ret = record_handlers[type](r, c, misc);
 	if (!ret && inner && r->extra)
-		return p2d_error(r->cv, c->base, -EBADMSG,
+		return p2d_error(r->d, c->base, -EBADMSG,
 				 "record with a trailing payload inside compressed data");
 	return ret;
 }
@@ -613,7 +612,7 @@ int perf_dispatch(struct perf_reader *r, struct p2d_cursor *c, uint32_t type, ui
  * record of nearly 64 KiB: it then wrote 0 or a wrapped size and no padding.
  * The true size is 16 + data_size.
  */
-static uint32_t compressed2_size(struct perf_reader *r, uint32_t size, uint64_t pos)
+static uint32_t compressed2_size(struct p2d_reader *r, uint32_t size, uint64_t pos)
 {
 	const uint8_t *p;
 	uint64_t data_size;
@@ -624,7 +623,7 @@ static uint32_t compressed2_size(struct perf_reader *r, uint32_t size, uint64_t 
 	if (((16 + data_size + 7) & ~7ull) <= size || data_size > 65535 - 16)
 		return size;
 	if (!r->warned_c2) {
-		p2d_warn(r->cv, pos, "COMPRESSED2 record with an overflowed size (perf 6.16"
+		p2d_warn(r->d, pos, "COMPRESSED2 record with an overflowed size (perf 6.16"
 			 " bug): using its data size");
 		r->warned_c2 = true;
 	}
@@ -632,14 +631,14 @@ static uint32_t compressed2_size(struct perf_reader *r, uint32_t size, uint64_t 
 }
 
 /**
- * perf_read_records - read every record of the data section (or stream)
+ * p2d_rd_read_records - read every record of the data section (or stream)
  * @r: reader positioned at the first record
  *
  * A record cut by the end of the file ends the data with a warning.
  *
  * Returns 0 or a negative errno (message recorded).
  */
-int perf_read_records(struct perf_reader *r)
+int p2d_rd_read_records(struct p2d_reader *r)
 {
 	struct p2d_input *in = r->in;
 	struct p2d_cursor c;
@@ -656,11 +655,11 @@ int perf_read_records(struct perf_reader *r)
 		ret = p2d_in_peek(in, 8, &p);
 		if (ret == -ENODATA) {
 			if (in->end > in->start)
-				p2d_warn(r->cv, pos, "input ends inside a record header");
+				p2d_warn(r->d, pos, "input ends inside a record header");
 			break;
 		}
 		if (ret)
-			return p2d_error(r->cv, pos, ret, "read error: %s", strerror(-ret));
+			return p2d_error(r->d, pos, ret, "read error: %s", strerror(-ret));
 		type = p2d_get32(p, r->swap);
 		misc = p2d_get16(p + 4, r->swap);
 		size = p2d_get16(p + 6, r->swap);
@@ -673,18 +672,18 @@ int perf_read_records(struct perf_reader *r)
 		ret = p2d_in_peek(in, size, &p);
 		if (ret == -ENODATA) {
 			if (type >= 256)
-				p2d_warn(r->cv, pos, "%zu bytes at the end are not a record"
+				p2d_warn(r->d, pos, "%zu bytes at the end are not a record"
 					 " (trailing garbage): ignored", in->end - in->start);
 			else
-				p2d_warn(r->cv, pos, "input ends inside a record of type %u (%zu"
+				p2d_warn(r->d, pos, "input ends inside a record of type %u (%zu"
 					 " of %u bytes; truncated): ignored", type,
 					 in->end - in->start, size);
 			break;
 		}
 		if (ret)
-			return p2d_error(r->cv, pos, ret, "read error: %s", strerror(-ret));
+			return p2d_error(r->d, pos, ret, "read error: %s", strerror(-ret));
 		p2d_cur_init(&c, p, size, pos, r->swap);
-		ret = perf_dispatch(r, &c, type, misc, false);
+		ret = p2d_rd_dispatch(r, &c, type, misc, false);
 		if (ret)
 			return ret;
 		p2d_in_consume(in, size);
@@ -693,17 +692,17 @@ int perf_read_records(struct perf_reader *r)
 			if (ret)
 				return ret;
 		}
-		if (pos - r->last_progress >= PROGRESS_STEP) {
+		if (pos - r->last_progress >= PROGRESS_STEP || !(r->records % PROGRESS_RECORDS)) {
 			r->last_progress = pos;
-			p2d_sink_progress(r->cv);
+			r->sink->ops->progress(r->sink->ctx, pos, r->in->size);
 		}
 	}
 	return 0;
 }
 
-static bool perf_probe(const uint8_t *buf, size_t len)
+static bool rd_probe(const uint8_t *buf, size_t len)
 {
-	return p2d_is_perf_data(buf, len);
+	return p2d_perf_magic(buf, len);
 }
 
 /* "data.N" files of a perf record --threads directory, in N order */
@@ -731,15 +730,15 @@ static int cmp_data_n(const struct dirent **a, const struct dirent **b)
  * Each file of a compressed (-z) --threads directory is a zstd stream of its
  * own: the state of one does not carry over into the next.
  */
-static void end_decomp_stream(struct perf_reader *r)
+static void end_decomp_stream(struct p2d_reader *r)
 {
-	if (perf_decomp_pending(r))
-		p2d_warn(r->cv, p2d_in_pos(r->in), "compressed data ends inside a record (%zu"
-			 " bytes): ignored", perf_decomp_pending(r));
-	perf_decomp_free(r);
+	if (p2d_rd_zstd_pending(r))
+		p2d_warn(r->d, p2d_in_pos(r->in), "compressed data ends inside a record (%zu"
+			 " bytes): ignored", p2d_rd_zstd_pending(r));
+	p2d_rd_zstd_free(r);
 }
 
-static int read_dir_file(struct perf_reader *r, const char *dir, const char *name)
+static int read_dir_file(struct p2d_reader *r, const char *dir, const char *name)
 {
 	struct p2d_input *main_in = r->in, sub;
 	char *path;
@@ -749,17 +748,21 @@ static int read_dir_file(struct perf_reader *r, const char *dir, const char *nam
 		return -ENOMEM;
 	ret = p2d_in_open(&sub, path, -1);
 	if (ret) {
-		ret = p2d_error(r->cv, P2D_NO_OFFSET, ret, "%s: %s", path, strerror(-ret));
+		ret = p2d_error(r->d, P2D_NO_OFFSET, ret, "%s: %s", path, strerror(-ret));
 	} else {
 		sub.label = name;
-		r->in = r->cv->in = &sub;
+		r->in = &sub;
+		r->d->label = name;
+		r->d->name = path;
 		r->data_end = UINT64_MAX;
 		r->last_progress = 0;
-		ret = perf_read_records(r);
+		ret = p2d_rd_read_records(r);
 		if (!ret)
 			end_decomp_stream(r);
-		r->cv->other_input_bytes += p2d_in_total(&sub);
-		r->in = r->cv->in = main_in;
+		r->stats->input_bytes += p2d_in_total(&sub);
+		r->in = main_in;
+		r->d->label = NULL;
+		r->d->name = main_in->name;
 	}
 	p2d_in_close(&sub);
 	free(path);
@@ -772,14 +775,14 @@ static int read_dir_file(struct perf_reader *r, const char *dir, const char *nam
  * buffer is read by one thread, so each CPU's events are in one file, in
  * order: reading the files one after the other keeps every CPU in order.
  */
-static int read_dir_files(struct perf_reader *r)
+static int read_dir_files(struct p2d_reader *r)
 {
 	struct dirent **list;
 	char *copy, *dir;
 	int i, n, ret = 0;
 
 	if (!r->in->seekable || !strcmp(r->in->name, "<stdin>")) {
-		p2d_warn(r->cv, P2D_NO_OFFSET, "this recording continues in data.N files of its"
+		p2d_warn(r->d, P2D_NO_OFFSET, "this recording continues in data.N files of its"
 			 " directory (perf record --threads): give the directory to read them");
 		return 0;
 	}
@@ -789,7 +792,7 @@ static int read_dir_files(struct perf_reader *r)
 	dir = dirname(copy);
 	n = scandir(dir, &list, is_data_n, cmp_data_n);
 	if (n < 0) {
-		ret = p2d_error(r->cv, P2D_NO_OFFSET, -errno, "%s: %s", dir, strerror(errno));
+		ret = p2d_error(r->d, P2D_NO_OFFSET, -errno, "%s: %s", dir, strerror(errno));
 		free(copy);
 		return ret;
 	}
@@ -804,33 +807,39 @@ static int read_dir_files(struct perf_reader *r)
 	return ret;
 }
 
-static int perf_read(struct p2d_conv *cv, struct p2d_input *in)
+static int rd_read(struct p2d_input *in, const struct p2d_sink *sink, struct p2d_diag *d,
+		   struct p2d_read_stats *stats)
 {
-	struct perf_reader r;
+	struct p2d_reader r;
 	int ret;
 
 	memset(&r, 0, sizeof(r));
-	r.cv = cv;
+	memset(stats, 0, sizeof(*stats));
+	r.sink = sink;
+	r.d = d;
+	r.stats = stats;
 	r.in = in;
 	r.id_pos = r.is_pos = -1;
-	ret = perf_read_file_header(&r);
+	d->name = in->name;
+	ret = p2d_rd_read_file_header(&r);
 	if (!ret)
-		ret = perf_read_records(&r);
+		ret = p2d_rd_read_records(&r);
 	if (!ret && !r.pipe && (r.feat[P2D_FEAT_DIR_FORMAT / 64] >> (P2D_FEAT_DIR_FORMAT % 64)) & 1)
 		ret = read_dir_files(&r);
 	if (!ret)
-		ret = perf_lost_excess(&r);
+		ret = p2d_rd_lost_excess(&r);
 	if (!ret)
 		end_decomp_stream(&r);
 	if (!ret)
-		perf_report_read(&r);
-	perf_decomp_free(&r);
-	perf_reader_release(&r);
+		p2d_rd_report_read(&r);
+	stats->input_bytes += p2d_in_total(in);
+	p2d_rd_zstd_free(&r);
+	p2d_rd_reader_release(&r);
 	return ret;
 }
 
 const struct p2d_import p2d_import_perf = {
 	.name	= "perf.data",
-	.probe	= perf_probe,
-	.read	= perf_read,
+	.probe	= rd_probe,
+	.read	= rd_read,
 };

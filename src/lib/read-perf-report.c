@@ -7,8 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <event-parse.h>
-
 #include "read-perf-local.h"
 
 /* tools/perf/util/header.h, in bit order */
@@ -62,7 +60,7 @@ static void add(char *buf, size_t size, size_t *len, const char *fmt, ...)
 		*len += (size_t)n < size - *len ? (size_t)n : size - *len - 1;
 }
 
-static void report_features(const struct perf_reader *r)
+static void report_features(const struct p2d_reader *r)
 {
 	char line[900];
 	size_t len = 0;
@@ -81,43 +79,38 @@ static void report_features(const struct perf_reader *r)
 	}
 	if (r->pipe)
 		add(line, sizeof(line), &len, " (sent as records)");
-	p2d_info(r->cv, "read: %s", line);
+	p2d_info(r->d, "read: %s", line);
 }
 
-/* "sched:sched_switch" for a tracepoint, the EVENT_DESC name, or type/config */
-static void attr_name(const struct perf_reader *r, const struct perf_attr *a, char *buf,
-		      size_t size)
+/* The EVENT_DESC name ("sched:sched_switch", "cpu-clock"), or type and config */
+static void attr_name(const struct p2d_attr *a, char *buf, size_t size)
 {
-	struct tep_event *ev = NULL;
-
-	if (a->type == PERF_TYPE_TRACEPOINT && r->cv->tracing)
-		ev = tep_find_event(r->cv->tracing->tep, (int)a->config);
-	if (ev)
-		snprintf(buf, size, "%s:%s", ev->system, ev->name);
-	else if (a->name)
+	if (a->name)
 		snprintf(buf, size, "%s", a->name);
+	else if (a->type == PERF_TYPE_TRACEPOINT)
+		snprintf(buf, size, "tracepoint %llu", (unsigned long long)a->config);
 	else
 		snprintf(buf, size, "type %u config %llu", a->type, (unsigned long long)a->config);
 }
 
-static void report_events(const struct perf_reader *r)
+static void report_events(const struct p2d_reader *r)
 {
 	char line[900], name[128];
 	size_t len = 0;
 	uint32_t i;
 
 	for (i = 0; i < r->nr_attrs; i++) {
-		const struct perf_attr *a = &r->attrs[i];
+		const struct p2d_attr *a = &r->attrs[i];
 
-		attr_name(r, a, name, sizeof(name));
+		attr_name(a, name, sizeof(name));
 		add(line, sizeof(line), &len, "%s%s %llu%s", i ? ", " : "", name,
 		    (unsigned long long)a->samples,
 		    a->type == PERF_TYPE_TRACEPOINT || !a->samples ? "" : " (not converted)");
 	}
-	p2d_info(r->cv, "samples of %u events: %s", r->nr_attrs, r->nr_attrs ? line : "none");
+	p2d_info(r->d, "samples of %u events: %s", r->nr_attrs, r->nr_attrs ? line : "none");
 }
 
-static void report_records(const struct perf_reader *r)
+static void report_records(const struct p2d_reader *r)
 {
 	char used[600], skipped[600];
 	size_t ulen = 0, slen = 0;
@@ -127,7 +120,7 @@ static void report_records(const struct perf_reader *r)
 	for (t = 0; t < P2D_REC_MAX; t++) {
 		if (!r->rec_count[t])
 			continue;
-		if (perf_record_handled(t))
+		if (p2d_rd_record_handled(t))
 			add(used, sizeof(used), &ulen, "%s%s %llu", ulen ? ", " : "",
 			    record_names[t] ? record_names[t] : "?", (unsigned long long)r->rec_count[t]);
 		else if (record_names[t])
@@ -140,17 +133,17 @@ static void report_records(const struct perf_reader *r)
 	if (r->rec_unknown)
 		add(skipped, sizeof(skipped), &slen, "%sunknown types %llu", slen ? ", " : "",
 		    (unsigned long long)r->rec_unknown);
-	p2d_info(r->cv, "records read: %s; skipped: %s", ulen ? used : "none",
+	p2d_info(r->d, "records read: %s; skipped: %s", ulen ? used : "none",
 		 slen ? skipped : "none");
 }
 
 /**
- * perf_report_read - tell, at the verbose level, what was read
+ * p2d_rd_report_read - tell, at the verbose level, what was read
  * @r: reader, at the end of the input
  */
-void perf_report_read(const struct perf_reader *r)
+void p2d_rd_report_read(const struct p2d_reader *r)
 {
-	if (r->cv->opts->log_level < P2D_LOG_INFO)
+	if (!p2d_verbose(r->d))
 		return;
 	report_features(r);
 	report_events(r);

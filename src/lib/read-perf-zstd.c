@@ -16,16 +16,16 @@
 #define DECOMP_MIN_ROOM		(64u << 10)	/* a record is at most 64 KiB */
 #define DECOMP_INITIAL		(1u << 20)
 
-struct perf_decomp {
+struct p2d_rd_zstd {
 	ZSTD_DStream	*ds;
 	uint8_t		*buf;
 	size_t		len;
 	size_t		cap;
 };
 
-static int decomp_init(struct perf_reader *r)
+static int decomp_init(struct p2d_reader *r)
 {
-	struct perf_decomp *d = calloc(1, sizeof(*d));
+	struct p2d_rd_zstd *d = calloc(1, sizeof(*d));
 
 	if (!d)
 		return -ENOMEM;
@@ -43,12 +43,12 @@ static int decomp_init(struct perf_reader *r)
 }
 
 /**
- * perf_decomp_free - release the decompression state
+ * p2d_rd_zstd_free - release the decompression state
  * @r: reader
  */
-void perf_decomp_free(struct perf_reader *r)
+void p2d_rd_zstd_free(struct p2d_reader *r)
 {
-	struct perf_decomp *d = r->decomp;
+	struct p2d_rd_zstd *d = r->decomp;
 
 	if (!d)
 		return;
@@ -59,9 +59,9 @@ void perf_decomp_free(struct perf_reader *r)
 }
 
 /* Dispatch every complete record in the output; keep a partial one */
-static int drain(struct perf_reader *r, uint64_t off)
+static int drain(struct p2d_reader *r, uint64_t off)
 {
-	struct perf_decomp *d = r->decomp;
+	struct p2d_rd_zstd *d = r->decomp;
 	struct p2d_cursor c;
 	size_t pos = 0;
 	uint16_t size;
@@ -70,14 +70,14 @@ static int drain(struct perf_reader *r, uint64_t off)
 	while (d->len - pos >= 8) {
 		size = p2d_get16(d->buf + pos + 6, r->swap);
 		if (size < 8) {
-			ret = p2d_error(r->cv, off, -EBADMSG,
+			ret = p2d_error(r->d, off, -EBADMSG,
 					"record of size %u in compressed data", size);
 			break;
 		}
 		if (size > d->len - pos)
 			break;
 		p2d_cur_init(&c, d->buf + pos, size, off, r->swap);
-		ret = perf_dispatch(r, &c, p2d_get32(d->buf + pos, r->swap),
+		ret = p2d_rd_dispatch(r, &c, p2d_get32(d->buf + pos, r->swap),
 				    p2d_get16(d->buf + pos + 4, r->swap), true);
 		if (ret)
 			break;
@@ -89,7 +89,7 @@ static int drain(struct perf_reader *r, uint64_t off)
 }
 
 /**
- * perf_decompress - decompress the payload of one compressed record and
+ * p2d_rd_zstd_feed - decompress the payload of one compressed record and
  * process the records it completes
  * @r: reader
  * @data: zstd data
@@ -98,10 +98,10 @@ static int drain(struct perf_reader *r, uint64_t off)
  *
  * Returns 0 or a negative errno (message recorded).
  */
-int perf_decompress(struct perf_reader *r, const uint8_t *data, size_t len, uint64_t off)
+int p2d_rd_zstd_feed(struct p2d_reader *r, const uint8_t *data, size_t len, uint64_t off)
 {
 	ZSTD_inBuffer in = { data, len, 0 };
-	struct perf_decomp *d;
+	struct p2d_rd_zstd *d;
 	ZSTD_outBuffer out;
 	size_t zret;
 	int ret;
@@ -120,7 +120,7 @@ int perf_decompress(struct perf_reader *r, const uint8_t *data, size_t len, uint
 		out.pos = 0;
 		zret = ZSTD_decompressStream(d->ds, &out, &in);
 		if (ZSTD_isError(zret))
-			return p2d_error(r->cv, off, -EBADMSG, "zstd: %s", ZSTD_getErrorName(zret));
+			return p2d_error(r->d, off, -EBADMSG, "zstd: %s", ZSTD_getErrorName(zret));
 		d->len += out.pos;
 		/* done when the input is used up and the output was not full */
 		if (in.pos == in.size && out.pos < out.size)
@@ -130,10 +130,10 @@ int perf_decompress(struct perf_reader *r, const uint8_t *data, size_t len, uint
 }
 
 /**
- * perf_decomp_pending - bytes of an unfinished record left at the end
+ * p2d_rd_zstd_pending - bytes of an unfinished record left at the end
  * @r: reader
  */
-size_t perf_decomp_pending(const struct perf_reader *r)
+size_t p2d_rd_zstd_pending(const struct p2d_reader *r)
 {
 	return r->decomp ? r->decomp->len : 0;
 }

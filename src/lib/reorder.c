@@ -24,7 +24,7 @@
  */
 #include <stdlib.h>
 
-#include "p2d-local.h"
+#include "reorder.h"
 
 struct entry {
 	uint64_t	ts;
@@ -53,7 +53,7 @@ struct sideq {
 	size_t		cap;
 };
 
-struct p2d_sorter {
+struct p2d_reorder {
 	struct cpuq	*q;
 	uint32_t	nq;
 	struct sideq	side;
@@ -68,7 +68,7 @@ struct p2d_sorter {
 };
 
 /**
- * p2d_sorter_alloc - create a reorder queue
+ * p2d_reorder_new - create a reorder queue
  * @emit: receives events in per-CPU time order
  * @emit_side: receives side-band records in time order (may be NULL when
  *	none are added)
@@ -76,9 +76,9 @@ struct p2d_sorter {
  *
  * Returns the queue, or NULL when out of memory.
  */
-struct p2d_sorter *p2d_sorter_alloc(p2d_emit_fn emit, p2d_side_fn emit_side, void *ctx)
+struct p2d_reorder *p2d_reorder_new(p2d_emit_fn emit, p2d_side_fn emit_side, void *ctx)
 {
-	struct p2d_sorter *s = calloc(1, sizeof(*s));
+	struct p2d_reorder *s = calloc(1, sizeof(*s));
 
 	if (!s)
 		return NULL;
@@ -89,10 +89,10 @@ struct p2d_sorter *p2d_sorter_alloc(p2d_emit_fn emit, p2d_side_fn emit_side, voi
 }
 
 /**
- * p2d_sorter_free - free a reorder queue and whatever it still holds
+ * p2d_reorder_free - free a reorder queue and whatever it still holds
  * @s: queue, may be NULL
  */
-void p2d_sorter_free(struct p2d_sorter *s)
+void p2d_reorder_free(struct p2d_reorder *s)
 {
 	uint32_t i;
 
@@ -108,16 +108,16 @@ void p2d_sorter_free(struct p2d_sorter *s)
 }
 
 /**
- * p2d_sorter_late - events dropped because they arrived after newer
+ * p2d_reorder_late - events dropped because they arrived after newer
  * events of their CPU had already been written
  * @s: queue
  */
-uint64_t p2d_sorter_late(const struct p2d_sorter *s)
+uint64_t p2d_reorder_late(const struct p2d_reorder *s)
 {
 	return s->late;
 }
 
-static struct cpuq *get_queue(struct p2d_sorter *s, uint32_t cpu)
+static struct cpuq *get_queue(struct p2d_reorder *s, uint32_t cpu)
 {
 	struct cpuq *q;
 	uint32_t nq;
@@ -193,12 +193,12 @@ static inline int insert(struct cpuq *q, uint64_t ts, uint64_t off, uint32_t len
 	return 0;
 }
 
-static int add_entry(struct p2d_sorter *s, uint32_t cpu, uint64_t ts, const void *data,
+static int add_entry(struct p2d_reorder *s, uint32_t cpu, uint64_t ts, const void *data,
 		     uint32_t len, uint64_t lost);
 
 
 /**
- * p2d_sorter_add - queue one event
+ * p2d_reorder_add - queue one event
  * @s: queue
  * @cpu: CPU (below P2D_MAX_CPUS)
  * @ts: timestamp
@@ -207,14 +207,14 @@ static int add_entry(struct p2d_sorter *s, uint32_t cpu, uint64_t ts, const void
  *
  * Returns 0, -ENOMEM, -ERANGE for a bad CPU, or the emit callback's error.
  */
-int p2d_sorter_add(struct p2d_sorter *s, uint32_t cpu, uint64_t ts, const void *data,
+int p2d_reorder_add(struct p2d_reorder *s, uint32_t cpu, uint64_t ts, const void *data,
 		   uint32_t len)
 {
 	return add_entry(s, cpu, ts, data, len, 0);
 }
 
 /**
- * p2d_sorter_add_lost - queue a lost-events mark
+ * p2d_reorder_add_lost - queue a lost-events mark
  * @s: queue
  * @cpu: CPU whose events were lost
  * @ts: when
@@ -222,15 +222,15 @@ int p2d_sorter_add(struct p2d_sorter *s, uint32_t cpu, uint64_t ts, const void *
  *
  * Returns 0 or a negative errno.
  */
-int p2d_sorter_add_lost(struct p2d_sorter *s, uint32_t cpu, uint64_t ts, uint64_t count)
+int p2d_reorder_add_lost(struct p2d_reorder *s, uint32_t cpu, uint64_t ts, uint64_t count)
 {
 	return add_entry(s, cpu, ts, NULL, P2D_LOST_MARK, count);
 }
 
-static int over_cap(struct p2d_sorter *s);
+static int over_cap(struct p2d_reorder *s);
 
 /**
- * p2d_sorter_add_side - queue a side-band record
+ * p2d_reorder_add_side - queue a side-band record
  * @s: queue
  * @rec: the record, copied; @rec->ts 0 means no timestamp: released at once
  *
@@ -239,7 +239,7 @@ static int over_cap(struct p2d_sorter *s);
  *
  * Returns 0, -ENOMEM, or the callback's error.
  */
-int p2d_sorter_add_side(struct p2d_sorter *s, const struct p2d_side *rec)
+int p2d_reorder_add_side(struct p2d_reorder *s, const struct p2d_side *rec)
 {
 	struct sideq *q = &s->side;
 	size_t lo, hi, mid;
@@ -305,7 +305,7 @@ static int compact(struct cpuq *q)
 }
 
 /* Release a CPU's events up to @limit (before it when @strict) */
-static int flush_queue(struct p2d_sorter *s, uint32_t cpu, uint64_t limit, bool strict)
+static int flush_queue(struct p2d_reorder *s, uint32_t cpu, uint64_t limit, bool strict)
 {
 	struct cpuq *q = &s->q[cpu];
 	struct entry *ent;
@@ -331,7 +331,7 @@ static int flush_queue(struct p2d_sorter *s, uint32_t cpu, uint64_t limit, bool 
 	return 0;
 }
 
-static int flush_cpus(struct p2d_sorter *s, uint64_t limit, bool strict)
+static int flush_cpus(struct p2d_reorder *s, uint64_t limit, bool strict)
 {
 	uint32_t cpu;
 	int ret;
@@ -360,7 +360,7 @@ static void compact_side(struct sideq *q)
  * after the events before it, so that a task's events are released under
  * the name it had then (perf script's view).
  */
-static int flush_upto(struct p2d_sorter *s, uint64_t limit)
+static int flush_upto(struct p2d_reorder *s, uint64_t limit)
 {
 	struct sideq *sq = &s->side;
 	uint32_t cpu;
@@ -383,7 +383,7 @@ static int flush_upto(struct p2d_sorter *s, uint64_t limit)
 }
 
 /* Queues are full: release what is certainly in order, then everything */
-static __attribute__((noinline)) int over_cap(struct p2d_sorter *s)
+static __attribute__((noinline)) int over_cap(struct p2d_reorder *s)
 {
 	int ret;
 
@@ -396,7 +396,7 @@ static __attribute__((noinline)) int over_cap(struct p2d_sorter *s)
 }
 
 /* An event (@data, @len) or, when @data is NULL, a mark of @lost lost events */
-static int add_entry(struct p2d_sorter *s, uint32_t cpu, uint64_t ts, const void *data,
+static int add_entry(struct p2d_reorder *s, uint32_t cpu, uint64_t ts, const void *data,
 		     uint32_t len, uint64_t lost)
 {
 	struct cpuq *q = cpu < s->nq ? &s->q[cpu] : get_queue(s, cpu);
@@ -433,14 +433,14 @@ static int add_entry(struct p2d_sorter *s, uint32_t cpu, uint64_t ts, const void
 }
 
 /**
- * p2d_sorter_round - a FINISHED_ROUND record was read
+ * p2d_reorder_round - a FINISHED_ROUND record was read
  * @s: queue
  *
  * Releases every event not newer than the newest one of the previous round.
  *
  * Returns 0 or the emit callback's error.
  */
-int p2d_sorter_round(struct p2d_sorter *s)
+int p2d_reorder_round(struct p2d_reorder *s)
 {
 	int ret = 0;
 
@@ -452,12 +452,12 @@ int p2d_sorter_round(struct p2d_sorter *s)
 }
 
 /**
- * p2d_sorter_flush - release everything (end of input)
+ * p2d_reorder_flush - release everything (end of input)
  * @s: queue
  *
  * Returns 0 or the emit callback's error.
  */
-int p2d_sorter_flush(struct p2d_sorter *s)
+int p2d_reorder_flush(struct p2d_reorder *s)
 {
 	return flush_upto(s, UINT64_MAX);
 }

@@ -14,10 +14,9 @@
 
 #include <event-parse.h>
 
-#include "p2d-local.h"
+#include "select.h"
 
 #define NR_EVENT_IDS	65536		/* common_type is a u16 */
-#define PROGRESS_EVERY	256		/* events between progress reports */
 #define MAX_RANGES	1024		/* list items and time ranges */
 
 /** struct id_range - an inclusive range of ids (CPUs, pids, tids) */
@@ -58,7 +57,7 @@ struct time_range {
  * @nr_times: count of @times
  * @percent: @times are percentages of the recording, not resolved yet
  * @tod: @times are times of day (--tod), not shifted to the recorded clock yet
- * @tick: events read, for progress reports
+ * @o: the caller's options (the strings, for messages)
  */
 struct p2d_select {
 	bool			active;
@@ -71,7 +70,7 @@ struct p2d_select {
 	unsigned int		nr_times;
 	bool			percent;
 	bool			tod;
-	uint32_t		tick;
+	const struct p2d_options *o;
 };
 
 /* ------------------------------------------------------------------------ */
@@ -109,7 +108,7 @@ static int parse_item(const char *s, const char *end, struct id_range *r)
 	return r->hi < r->lo ? -ERANGE : 0;
 }
 
-static int parse_list(struct p2d_conv *cv, const char *opt, const char *str,
+static int parse_list(struct p2d_diag *d, const char *opt, const char *str,
 		      struct id_list *l)
 {
 	const char *s = str, *end;
@@ -118,7 +117,7 @@ static int parse_list(struct p2d_conv *cv, const char *opt, const char *str,
 	for (end = str; *end; end++)
 		n += *end == ',';
 	if (n > MAX_RANGES)
-		return p2d_error(cv, P2D_NO_OFFSET, -E2BIG, "%s %s: more than %d items",
+		return p2d_error(d, P2D_NO_OFFSET, -E2BIG, "%s %s: more than %d items",
 				 opt, str, MAX_RANGES);
 	l->r = calloc(n, sizeof(*l->r));
 	if (!l->r)
@@ -126,7 +125,7 @@ static int parse_list(struct p2d_conv *cv, const char *opt, const char *str,
 	for (;;) {
 		end = strchrnul(s, ',');
 		if (parse_item(s, end, &l->r[l->nr]))
-			return p2d_error(cv, P2D_NO_OFFSET, -EINVAL,
+			return p2d_error(d, P2D_NO_OFFSET, -EINVAL,
 					 "%s %s: '%.*s' is not a number or a range N-M",
 					 opt, str, (int)(end - s), s);
 		l->nr++;
@@ -178,15 +177,15 @@ static int parse_ns(const char *s, const char *end, uint64_t *ns)
 	return 0;
 }
 
-static int time_error(struct p2d_conv *cv, const char *what)
+static int time_error(struct p2d_diag *d, const char *time, const char *what)
 {
-	return p2d_error(cv, P2D_NO_OFFSET, -EINVAL, "--time %s: %s (START,STOP in seconds,"
+	return p2d_error(d, P2D_NO_OFFSET, -EINVAL, "--time %s: %s (START,STOP in seconds,"
 			 " e.g. 1234.5,1235 or 1234.5, or percentages: 10%%, 0%%-10%%,30%%-40%%,"
-			 " 10%%/2)", cv->opts->time, what);
+			 " 10%%/2)", time, what);
 }
 
 /* "START,STOP START,STOP ...": windows separated by blanks, in order */
-static int parse_time_windows(struct p2d_conv *cv, struct p2d_select *sel, const char *str)
+static int parse_time_windows(struct p2d_diag *d, struct p2d_select *sel, const char *str)
 {
 	const char *s = str, *comma, *end;
 	struct time_range *t;
@@ -197,28 +196,28 @@ static int parse_time_windows(struct p2d_conv *cv, struct p2d_select *sel, const
 		if (!*s)
 			break;
 		if (sel->nr_times == MAX_RANGES)
-			return time_error(cv, "too many windows");
+			return time_error(d, sel->o->time, "too many windows");
 		comma = s + strcspn(s, ", \t");
 		if (*comma != ',')
-			return time_error(cv, "a window needs a comma");
+			return time_error(d, sel->o->time, "a window needs a comma");
 		end = comma + 1;
 		while (*end == ' ' || *end == '\t')
 			end++;
 		end += strcspn(end, ", \t");
 		if (*end == ',')
-			return time_error(cv, "windows are separated by blanks");
+			return time_error(d, sel->o->time, "windows are separated by blanks");
 		t = &sel->times[sel->nr_times];
 		if (parse_ns(s, comma, &t->start) ||
 		    parse_ns(comma + 1 + strspn(comma + 1, " \t"), end, &t->end))
-			return time_error(cv, "not a time in seconds");
+			return time_error(d, sel->o->time, "not a time in seconds");
 		if (t->end && t->end < t->start)
-			return time_error(cv, "a window ends before it starts");
+			return time_error(d, sel->o->time, "a window ends before it starts");
 		if (sel->nr_times && t[-1].end >= t->start)
-			return time_error(cv, "windows overlap or are out of order");
+			return time_error(d, sel->o->time, "windows overlap or are out of order");
 		sel->nr_times++;
 		s = end;
 	}
-	return sel->nr_times ? 0 : time_error(cv, "no window");
+	return sel->nr_times ? 0 : time_error(d, sel->o->time, "no window");
 }
 
 /* "P%" at [s, end): the fraction P/100 */
@@ -265,7 +264,7 @@ static int parse_pct_window(const char *s, const char *end, char form, struct ti
 	return 0;
 }
 
-static int parse_percentages(struct p2d_conv *cv, struct p2d_select *sel, const char *str)
+static int parse_percentages(struct p2d_diag *d, struct p2d_select *sel, const char *str)
 {
 	char form = strchr(str, '/') ? '/' : strchr(str, '-') ? '-' : 0;
 	const char *s = str, *end;
@@ -275,28 +274,28 @@ static int parse_percentages(struct p2d_conv *cv, struct p2d_select *sel, const 
 	for (;;) {
 		end = strchrnul(s, form ? ',' : '\0');
 		if (sel->nr_times == MAX_RANGES)
-			return time_error(cv, "too many windows");
+			return time_error(d, sel->o->time, "too many windows");
 		t = &sel->times[sel->nr_times++];
 		if (parse_pct_window(s, end, form, t))
-			return time_error(cv, "not a percentage window");
+			return time_error(d, sel->o->time, "not a percentage window");
 		if (t->start_pct < 0.0 || t->start_pct > 1.0 || t->end_pct < 0.0 ||
 		    t->end_pct > 1.0)
-			return time_error(cv, "a percentage beyond 0%-100%");
+			return time_error(d, sel->o->time, "a percentage beyond 0%-100%");
 		if (!*end)
 			return 0;
 		s = end + 1;
 	}
 }
 
-static int parse_time(struct p2d_conv *cv, struct p2d_select *sel, const char *str)
+static int parse_time(struct p2d_diag *d, struct p2d_select *sel, const char *str)
 {
 	sel->times = calloc(MAX_RANGES, sizeof(*sel->times));
 	if (!sel->times)
 		return -ENOMEM;
 	if (strchr(str, '%'))
-		return parse_percentages(cv, sel, str);
-	sel->tod = cv->opts->tod;
-	return parse_time_windows(cv, sel, str);
+		return parse_percentages(d, sel, str);
+	sel->tod = sel->o->tod;
+	return parse_time_windows(d, sel, str);
 }
 
 static uint64_t round_u64(double x)
@@ -310,12 +309,12 @@ static uint64_t round_u64(double x)
  * Percentages are of [first, last], the sample times perf saved in the file
  * header (file mode only). Returns false when the recording has none.
  */
-static bool resolve_percentages(struct p2d_conv *cv, struct p2d_select *sel)
+static bool resolve_percentages(struct p2d_select *sel, const struct p2d_meta *m)
 {
-	uint64_t first = cv->meta.sample_time_first, last = cv->meta.sample_time_last;
+	uint64_t first = m->sample_time_first, last = m->sample_time_last;
 	unsigned int i;
 
-	if (!cv->meta.has_sample_time || (!first && !last) || last < first)
+	if (!m->has_sample_time || (!first && !last) || last < first)
 		return false;
 	for (i = 0; i < sel->nr_times; i++) {
 		struct time_range *t = &sel->times[i];
@@ -334,12 +333,12 @@ static bool resolve_percentages(struct p2d_conv *cv, struct p2d_select *sel)
  * offset: windows in those times are moved back to the recorded clock.
  * Returns false when the recording has no clock data.
  */
-static bool resolve_tod(struct p2d_conv *cv, struct p2d_select *sel)
+static bool resolve_tod(struct p2d_select *sel, const struct p2d_meta *m)
 {
 	uint64_t off;
 	unsigned int i;
 
-	if (!p2d_tod_offset(&cv->meta, &off))
+	if (!p2d_tod_offset(m, &off))
 		return false;
 	for (i = 0; i < sel->nr_times; i++) {
 		struct time_range *t = &sel->times[i];
@@ -387,7 +386,7 @@ static bool event_matches(const char *pattern, const struct tep_event *ev)
 	return !fnmatch(sys, ev->system, 0) && !fnmatch(colon + 1, ev->name, 0);
 }
 
-static int no_such_event(struct p2d_conv *cv, struct tep_handle *tep, const char *pattern)
+static int no_such_event(struct p2d_diag *d, struct tep_handle *tep, const char *pattern)
 {
 	char list[300] = "";
 	size_t len = 0;
@@ -403,14 +402,13 @@ static int no_such_event(struct p2d_conv *cv, struct tep_handle *tep, const char
 	}
 	if (len >= sizeof(list) - 1)
 		strcpy(list + sizeof(list) - 5, "...");
-	return p2d_error(cv, P2D_NO_OFFSET, -ENOENT, "-e %s: no such event in the recording"
+	return p2d_error(d, P2D_NO_OFFSET, -ENOENT, "-e %s: no such event in the recording"
 			 " (it has %s)", pattern, len ? list : "no tracepoint formats");
 }
 
-static int resolve_events(struct p2d_conv *cv, struct p2d_select *sel)
+static int resolve_events(struct p2d_diag *d, struct p2d_select *sel, struct tep_handle *tep)
 {
-	const struct p2d_options *o = cv->opts;
-	struct tep_handle *tep = cv->tracing->tep;
+	const struct p2d_options *o = sel->o;
 	int i, n = tep_get_events_count(tep);
 	unsigned int p;
 
@@ -430,162 +428,157 @@ static int resolve_events(struct p2d_conv *cv, struct p2d_select *sel)
 			found = true;
 		}
 		if (!found)
-			return no_such_event(cv, tep, o->events[p]);
+			return no_such_event(d, tep, o->events[p]);
 	}
 	return 0;
 }
 
 /* ------------------------------------------------------------------------ */
 
-static int resolve_cpus(struct p2d_conv *cv, struct p2d_select *sel)
+static int resolve_cpus(struct p2d_diag *d, struct p2d_select *sel, const struct p2d_meta *m)
 {
-	uint32_t nr = cv->meta.nr_cpus_avail;
+	uint32_t nr = m->nr_cpus_avail;
 	unsigned int i;
 
 	for (i = 0; nr && i < sel->cpus.nr; i++) {
 		if (sel->cpus.r[i].hi >= nr)
-			return p2d_error(cv, P2D_NO_OFFSET, -ERANGE, "--cpu %s: the recording"
-					 " has CPUs 0-%u", cv->opts->cpus, nr - 1);
+			return p2d_error(d, P2D_NO_OFFSET, -ERANGE, "--cpu %s: the recording"
+					 " has CPUs 0-%u", sel->o->cpus, nr - 1);
 	}
 	return 0;
 }
 
-/* What needs the recording: resolved at the first tracepoint event */
-static int resolve(struct p2d_conv *cv, struct p2d_select *sel, const struct p2d_event *ev)
+/**
+ * p2d_select_resolve - resolve what needs the recording, at its first event
+ * @sel: selection
+ * @d: diagnostics
+ * @m: the recording's metadata
+ * @tep: its event formats
+ * @has_pid: its samples carry pids
+ *
+ * Returns 0 or a negative errno (message recorded).
+ */
+int p2d_select_resolve(struct p2d_select *sel, struct p2d_diag *d, const struct p2d_meta *m,
+		       struct tep_handle *tep, bool has_pid)
 {
 	int ret = 0;
 
+	if (sel->resolved || !sel->active)
+		return 0;
 	sel->resolved = true;
-	if (cv->opts->nr_events)
-		ret = resolve_events(cv, sel);
-	if (!ret && sel->percent && !resolve_percentages(cv, sel))
-		ret = p2d_error(cv, P2D_NO_OFFSET, -ENODATA, "--time %s: percentages need the"
+	if (sel->o->nr_events)
+		ret = resolve_events(d, sel, tep);
+	if (!ret && sel->percent && !resolve_percentages(sel, m))
+		ret = p2d_error(d, P2D_NO_OFFSET, -ENODATA, "--time %s: percentages need the"
 				" first and last sample times of the perf.data header, and this"
 				" recording has none (pipe mode): give START,STOP in seconds"
-				" instead", cv->opts->time);
-	if (!ret && sel->tod && !resolve_tod(cv, sel))
-		ret = p2d_no_tod(cv);
+				" instead", sel->o->time);
+	if (!ret && sel->tod && !resolve_tod(sel, m))
+		ret = p2d_no_tod(d);
 	if (!ret && sel->cpus.nr)
-		ret = resolve_cpus(cv, sel);
-	if (!ret && (sel->pids.nr || sel->tids.nr) && !ev->has_pid)
-		ret = p2d_error(cv, P2D_NO_OFFSET, -ENOTSUP, "--pid/--tid: the samples of"
+		ret = resolve_cpus(d, sel, m);
+	if (!ret && (sel->pids.nr || sel->tids.nr) && !has_pid)
+		ret = p2d_error(d, P2D_NO_OFFSET, -ENOTSUP, "--pid/--tid: the samples of"
 				" this recording carry no pid (PERF_SAMPLE_TID)");
 	return ret;
 }
 
 /**
- * p2d_select_init - check the selection options of a conversion
- * @cv: conversion; @cv->opts holds the strings
+ * p2d_select_new - check the selection options of a conversion
+ * @d: diagnostics
+ * @o: the caller's options, which hold the strings (kept: they must live
+ *	as long as the selection)
+ * @out: set to the selection, to free with p2d_select_free()
  *
- * Allocates @cv->select (freed by p2d_select_release()). Messages name the
- * command-line options of perf2dat (-e, --cpu, --time, --pid, --tid).
+ * Messages name the command-line options of perf2dat (-e, --cpu, --time,
+ * --pid, --tid).
  *
  * Returns 0 or a negative errno (message recorded).
  */
-int p2d_select_init(struct p2d_conv *cv)
+int p2d_select_new(struct p2d_diag *d, const struct p2d_options *o, struct p2d_select **out)
 {
-	const struct p2d_options *o = cv->opts;
 	struct p2d_select *sel;
 	unsigned int i;
 	int ret = 0;
 
-	sel = calloc(1, sizeof(*sel));
+	*out = sel = calloc(1, sizeof(*sel));
 	if (!sel)
 		return -ENOMEM;
-	cv->select = sel;
+	sel->o = o;
 	for (i = 0; i < o->nr_events; i++) {
 		if (!o->events[i] || !*o->events[i])
-			return p2d_error(cv, P2D_NO_OFFSET, -EINVAL, "-e: empty event name");
+			return p2d_error(d, P2D_NO_OFFSET, -EINVAL, "-e: empty event name");
 	}
 	if (o->cpus)
-		ret = parse_list(cv, "--cpu", o->cpus, &sel->cpus);
+		ret = parse_list(d, "--cpu", o->cpus, &sel->cpus);
 	if (!ret && o->pids)
-		ret = parse_list(cv, "--pid", o->pids, &sel->pids);
+		ret = parse_list(d, "--pid", o->pids, &sel->pids);
 	if (!ret && o->tids)
-		ret = parse_list(cv, "--tid", o->tids, &sel->tids);
+		ret = parse_list(d, "--tid", o->tids, &sel->tids);
 	if (!ret && o->time)
-		ret = parse_time(cv, sel, o->time);
+		ret = parse_time(d, sel, o->time);
 	sel->active = o->nr_events || o->cpus || o->pids || o->tids || o->time;
 	return ret;
 }
 
 /**
- * p2d_select_event - is this tracepoint event selected?
- * @cv: conversion
- * @ev: the event, as the import handler delivers it
- *
- * Events left out are counted in &p2d_summary.filtered. Also reports
- * progress every PROGRESS_EVERY events, with the count of events read so
- * far. An event that arrives before the formats is passed on (the sink
- * reports that).
- *
- * Returns 1 to keep the event, 0 to leave it out, or a negative errno
- * (message recorded).
+ * p2d_select_active - does the selection leave anything out?
+ * @sel: selection
  */
-int p2d_select_event(struct p2d_conv *cv, const struct p2d_event *ev)
+bool p2d_select_active(const struct p2d_select *sel)
 {
-	struct p2d_select *sel = cv->select;
-	bool swap;
-	int ret;
+	return sel->active;
+}
 
-	if (!sel)
-		return 1;
-	if (!(++sel->tick % PROGRESS_EVERY) && cv->opts->progress)
-		cv->opts->progress(cv->opts->progress_ctx, p2d_in_pos(cv->in), cv->in->size,
-				   sel->tick);
-	if (!sel->active || !cv->tracing)
-		return 1;
-	if (!sel->resolved) {
-		ret = resolve(cv, sel, ev);
-		if (ret)
-			return ret;
-	}
-	swap = cv->tracing->big_endian != p2d_host_big_endian();
-	if ((sel->ids && ev->len >= 2 &&
-	     !(sel->ids[p2d_get16(ev->raw, swap) / 8] & (1u << (p2d_get16(ev->raw, swap) % 8)))) ||
-	    (sel->cpus.nr && !in_list(&sel->cpus, ev->cpu)) ||
-	    (sel->pids.nr && !in_list(&sel->pids, ev->pid)) ||
-	    (sel->tids.nr && !in_list(&sel->tids, ev->tid)) ||
-	    !in_time(sel, ev->ts)) {
-		cv->sum->filtered++;
-		return 0;
-	}
-	return 1;
+/**
+ * p2d_select_keep - is this tracepoint event selected?
+ * @sel: selection, resolved (p2d_select_resolve())
+ * @ev: the event, as the import handler delivers it
+ * @id: its event id (common_type)
+ *
+ * Returns true to keep the event.
+ */
+bool p2d_select_keep(const struct p2d_select *sel, const struct p2d_event *ev, uint16_t id)
+{
+	if (!sel->active)
+		return true;
+	return !((sel->ids && !(sel->ids[id / 8] & (1u << (id % 8)))) ||
+		 (sel->cpus.nr && !in_list(&sel->cpus, ev->cpu)) ||
+		 (sel->pids.nr && !in_list(&sel->pids, ev->pid)) ||
+		 (sel->tids.nr && !in_list(&sel->tids, ev->tid)) ||
+		 !in_time(sel, ev->ts));
 }
 
 /**
  * p2d_select_lost - place a loss of events in the output?
- * @cv: conversion
+ * @sel: selection
+ * @m: the recording's metadata
  * @cpu: CPU the events were lost on
  * @ts: when (UINT64_MAX: at the end of the recording)
  *
  * Losses are placed on the selected CPUs within the selected time; the
  * other selections cannot tell whose events were lost, so they do not
- * apply. Every loss is counted in &p2d_summary.lost either way.
+ * apply.
  *
  * Returns true to place the loss.
  */
-bool p2d_select_lost(struct p2d_conv *cv, uint32_t cpu, uint64_t ts)
+bool p2d_select_lost(struct p2d_select *sel, const struct p2d_meta *m, uint32_t cpu, uint64_t ts)
 {
-	struct p2d_select *sel = cv->select;
-
-	if (!sel || !sel->active)
+	if (!sel->active)
 		return true;
 	if (sel->cpus.nr && !in_list(&sel->cpus, cpu))
 		return false;
-	if ((sel->percent && !resolve_percentages(cv, sel)) || (sel->tod && !resolve_tod(cv, sel)))
+	if ((sel->percent && !resolve_percentages(sel, m)) || (sel->tod && !resolve_tod(sel, m)))
 		return true;	/* the first event reports it */
 	return in_time(sel, ts);
 }
 
 /**
- * p2d_select_release - free the selection
- * @cv: conversion
+ * p2d_select_free - free a selection
+ * @sel: selection, may be NULL
  */
-void p2d_select_release(struct p2d_conv *cv)
+void p2d_select_free(struct p2d_select *sel)
 {
-	struct p2d_select *sel = cv->select;
-
 	if (!sel)
 		return;
 	free(sel->ids);
@@ -594,5 +587,4 @@ void p2d_select_release(struct p2d_conv *cv)
 	free(sel->tids.r);
 	free(sel->times);
 	free(sel);
-	cv->select = NULL;
 }

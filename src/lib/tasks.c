@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "p2d-local.h"
+#include "tasks.h"
 
 #define COMM_LEN 16
 

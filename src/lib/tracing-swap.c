@@ -12,7 +12,7 @@
  */
 #include <event-parse.h>
 
-#include "p2d-local.h"
+#include "tracing.h"
 
 static void swap_elems(uint8_t *p, uint32_t bytes, unsigned int size)
 {

@@ -14,18 +14,13 @@
  * Numbers are in the byte order of the endian byte. The formats are parsed
  * with libtraceevent.
  */
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdlib.h>
-#include <sys/prctl.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <event-parse.h>
 
-#include "p2d-local.h"
+#include "cursor.h"
+#include "tracing.h"
+#include "tracing-local.h"
 
 static const uint8_t tracing_magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 
@@ -34,9 +29,9 @@ static bool valid_page_size(unsigned int size)
 	return size >= 256 && size <= (1u << 24) && !(size & (size - 1));
 }
 
-static int bad(struct p2d_conv *cv, const struct p2d_cursor *c, const char *what)
+static int bad(struct p2d_diag *d, const struct p2d_cursor *c, const char *what)
 {
-	return p2d_error(cv, p2d_cur_off(c), -EBADMSG, "tracing data: %s", what);
+	return p2d_error(d, p2d_cur_off(c), -EBADMSG, "tracing data: %s", what);
 }
 
 static int read_span64(struct p2d_cursor *c, struct p2d_span *s)
@@ -81,7 +76,7 @@ static int read_count(struct p2d_cursor *c, uint32_t *n)
 	return 0;
 }
 
-static int read_prologue(struct p2d_conv *cv, struct p2d_tracing *t, struct p2d_cursor *c)
+static int read_prologue(struct p2d_diag *d, struct p2d_tracing *t, struct p2d_cursor *c)
 {
 	const uint8_t *p;
 	const char *version;
@@ -89,83 +84,88 @@ static int read_prologue(struct p2d_conv *cv, struct p2d_tracing *t, struct p2d_
 
 	if (p2d_cur_bytes(c, sizeof(tracing_magic), &p) ||
 	    memcmp(p, tracing_magic, sizeof(tracing_magic)))
-		return bad(cv, c, "bad magic");
+		return bad(d, c, "bad magic");
 	if (p2d_cur_cstr(c, &version) || strlen(version) >= sizeof(t->version))
-		return bad(cv, c, "bad version string");
+		return bad(d, c, "bad version string");
 	strcpy(t->version, version);
 	if (strcmp(version, "0.5") && strcmp(version, "0.6"))
-		p2d_warn(cv, p2d_cur_off(c), "tracing data version %s, expected 0.5 or 0.6",
+		p2d_warn(d, p2d_cur_off(c), "tracing data version %s, expected 0.5 or 0.6",
 			 version);
 	if (p2d_cur_u8(c, &endian) || p2d_cur_u8(c, &lsize))
-		return bad(cv, c, "truncated");
+		return bad(d, c, "truncated");
 	if (endian > 1)
-		return bad(cv, c, "bad endian byte");
+		return bad(d, c, "bad endian byte");
 	t->big_endian = endian;
 	c->swap = t->big_endian != p2d_host_big_endian();
 	t->long_size = lsize;
 	if (p2d_cur_u32(c, &t->page_size))
-		return bad(cv, c, "truncated");
+		return bad(d, c, "truncated");
 	return 0;
 }
 
-static int read_systems(struct p2d_conv *cv, struct p2d_tracing *t, struct p2d_cursor *c)
+static int read_systems(struct p2d_diag *d, struct p2d_tracing *t, struct p2d_cursor *c)
 {
 	struct p2d_tsystem *sys;
 	uint32_t i, j, n;
 
 	if (read_count(c, &n))
-		return bad(cv, c, "bad number of event systems");
+		return bad(d, c, "bad number of event systems");
 	t->systems = calloc(n ? n : 1, sizeof(*t->systems));
 	if (!t->systems)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		sys = &t->systems[i];
 		if (p2d_cur_cstr(c, &sys->name))
-			return bad(cv, c, "truncated system name");
+			return bad(d, c, "truncated system name");
 		if (read_count(c, &sys->nr_events))
-			return bad(cv, c, "bad number of events");
+			return bad(d, c, "bad number of events");
 		sys->events = calloc(sys->nr_events ? sys->nr_events : 1, sizeof(*sys->events));
 		if (!sys->events)
 			return -ENOMEM;
 		t->nr_systems = i + 1;
 		for (j = 0; j < sys->nr_events; j++)
 			if (read_span64(c, &sys->events[j]))
-				return bad(cv, c, "truncated event format");
+				return bad(d, c, "truncated event format");
 	}
 	return 0;
 }
 
-static int read_sections(struct p2d_conv *cv, struct p2d_tracing *t, struct p2d_cursor *c)
+static int read_sections(struct p2d_diag *d, struct p2d_tracing *t, struct p2d_cursor *c)
 {
 	uint32_t i, n;
 	int ret;
 
 	if (read_tag(c, "header_page") || read_span64(c, &t->header_page))
-		return bad(cv, c, "bad header_page");
+		return bad(d, c, "bad header_page");
 	if (read_tag(c, "header_event") || read_span64(c, &t->header_event))
-		return bad(cv, c, "bad header_event");
+		return bad(d, c, "bad header_event");
 	if (read_count(c, &n))
-		return bad(cv, c, "bad number of ftrace formats");
+		return bad(d, c, "bad number of ftrace formats");
 	t->ftrace = calloc(n ? n : 1, sizeof(*t->ftrace));
 	if (!t->ftrace)
 		return -ENOMEM;
 	for (i = 0; i < n; i++, t->nr_ftrace++)
 		if (read_span64(c, &t->ftrace[i]))
-			return bad(cv, c, "truncated ftrace format");
-	ret = read_systems(cv, t, c);
+			return bad(d, c, "truncated ftrace format");
+	ret = read_systems(d, t, c);
 	if (ret)
 		return ret;
 	if (read_span32(c, &t->kallsyms))
-		return bad(cv, c, "truncated kallsyms");
+		return bad(d, c, "truncated kallsyms");
 	if (read_span32(c, &t->printk))
-		return bad(cv, c, "truncated printk formats");
+		return bad(d, c, "truncated printk formats");
 	if (strcmp(t->version, "0.5") && p2d_cur_left(c) &&
 	    read_span64(c, &t->cmdlines))
-		return bad(cv, c, "truncated saved_cmdlines");
+		return bad(d, c, "truncated saved_cmdlines");
 	return 0;
 }
 
-static void setup_tep(struct tep_handle *tep, const struct p2d_tracing *t)
+/**
+ * p2d_tracing_setup_tep - give libtraceevent the recording's geometry
+ * @tep: a handle
+ * @t: the tracing data
+ */
+void p2d_tracing_setup_tep(struct tep_handle *tep, const struct p2d_tracing *t)
 {
 	tep_set_file_bigendian(tep, t->big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
 	tep_set_local_bigendian(tep, p2d_host_big_endian() ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
@@ -173,187 +173,13 @@ static void setup_tep(struct tep_handle *tep, const struct p2d_tracing *t)
 	tep_set_page_size(tep, (int)t->page_size);
 }
 
-/* ------------------------------------------------------------------------ */
-/*
- * libtraceevent 1.7 dies on some damaged formats (NULL dereferences and
- * double frees in its print fmt parser, fixed only in later versions), and
- * so would trace-cmd report on a trace.dat holding them. So the formats are
- * first parsed, in the order the conversion parses them, by a child
- * process that says which one it starts before each: a format the child
- * dies on is dropped from the recording (its events are skipped like those
- * of any unknown event), and the child is started again without it.
- */
-#define PROBE_HEADER	0xfffffffdu	/* parsing header_page */
-#define PROBE_DONE	0xfffffffeu	/* every format parsed */
-#define PROBE_FAILED	0xffffffffu	/* no answer: probing is not possible */
-#define PROBE_RETRIES	16
-#define PROBE_TIMEOUT_MS	10000
-
-/* Format @i in parsing order: ftrace's, then each system's */
-static struct p2d_span *format_at(struct p2d_tracing *t, uint32_t i, const char **sys)
-{
-	uint32_t s;
-
-	*sys = "ftrace";
-	if (i < t->nr_ftrace)
-		return &t->ftrace[i];
-	i -= t->nr_ftrace;
-	for (s = 0; s < t->nr_systems; i -= t->systems[s++].nr_events) {
-		*sys = t->systems[s].name;
-		if (i < t->systems[s].nr_events)
-			return &t->systems[s].events[i];
-	}
-	return NULL;
-}
-
-static void say(int fd, uint32_t what)
-{
-	if (write(fd, &what, sizeof(what)) != sizeof(what))
-		_exit(2);
-}
-
-static void __attribute__((noreturn)) probe_child(struct p2d_tracing *t, const bool *bad,
-						  uint32_t n, int fd)
-{
-	const struct rlimit no_core = { 0, 0 };
-	const struct p2d_span *f;
-	struct tep_handle *tep;
-	const char *sys;
-	uint32_t i;
-	int null;
-
-	/* a crash here is expected: no core file, no message, no crash handler */
-	setrlimit(RLIMIT_CORE, &no_core);
-	prctl(PR_SET_DUMPABLE, 0);
-	signal(SIGSEGV, SIG_DFL);
-	signal(SIGBUS, SIG_DFL);
-	signal(SIGFPE, SIG_DFL);
-	signal(SIGILL, SIG_DFL);
-	signal(SIGABRT, SIG_DFL);
-	null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	if (null >= 0)
-		dup2(null, STDERR_FILENO);
-	tep = tep_alloc();
-	if (!tep)
-		_exit(1);
-	setup_tep(tep, t);
-	if (t->header_page.len) {
-		say(fd, PROBE_HEADER);
-		tep_parse_header_page(tep, (char *)t->header_page.data, t->header_page.len,
-				      (int)t->long_size);
-	}
-	for (i = 0; i < n; i++) {
-		f = format_at(t, i, &sys);
-		if (bad[i] || !f || !f->len)
-			continue;
-		say(fd, i);
-		tep_parse_event(tep, f->data, f->len, sys);
-	}
-	say(fd, PROBE_DONE);
-	_exit(0);
-}
-
-/* One child: PROBE_DONE, PROBE_FAILED, or what it died parsing */
-static uint32_t probe_once(struct p2d_tracing *t, const bool *bad, uint32_t n)
-{
-	uint32_t v, last = PROBE_FAILED;
-	int fds[2], status = 0;
-	struct pollfd pfd;
-	ssize_t r;
-	pid_t pid;
-
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return PROBE_FAILED;
-	pfd.fd = fds[0];
-	pfd.events = POLLIN;
-	pid = fork();
-	if (pid == 0) {
-		close(fds[0]);
-		probe_child(t, bad, n, fds[1]);
-	}
-	close(fds[1]);
-	while (pid > 0) {
-		/* a format the parser loops on counts as one it dies on */
-		r = poll(&pfd, 1, PROBE_TIMEOUT_MS);
-		if (r == 0) {
-			kill(pid, SIGKILL);
-			break;
-		}
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		r = read(fds[0], &v, sizeof(v));
-		if (r == sizeof(v))
-			last = v;
-		else if (r == 0 || (r < 0 && errno != EINTR))
-			break;
-	}
-	close(fds[0]);
-	if (pid < 0)
-		return PROBE_FAILED;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (last == PROBE_DONE && WIFSIGNALED(status))
-		return PROBE_FAILED;
-	return last;
-}
-
-/* Drop format @i (its events become unknown ones) */
-static void drop_format(struct p2d_tracing *t, uint32_t i)
-{
-	const char *sys;
-	struct p2d_span *f = format_at(t, i, &sys);
-
-	if (f)
-		f->len = 0;
-}
-
-static int probe_formats(struct p2d_conv *cv, struct p2d_tracing *t, uint64_t off)
-{
-	uint32_t i, n = t->nr_ftrace, v, crashes = 0;
-	const char *sys;
-	bool *bad;
-
-	for (i = 0; i < t->nr_systems; i++)
-		n += t->systems[i].nr_events;
-	bad = calloc(n ? n : 1, sizeof(*bad));
-	if (!bad)
-		return -ENOMEM;
-	for (v = probe_once(t, bad, n); v != PROBE_DONE && v != PROBE_FAILED;
-	     v = probe_once(t, bad, n)) {
-		if (++crashes > PROBE_RETRIES) {
-			free(bad);
-			return p2d_error(cv, off, -EBADMSG, "tracing data: more than %u damaged"
-					 " event formats", PROBE_RETRIES);
-		}
-		if (v == PROBE_HEADER) {
-			p2d_warn(cv, off, "tracing data: damaged header_page, using the standard"
-				 " layout");
-			t->header_page.len = 0;
-			continue;
-		}
-		if (v >= n || !format_at(t, v, &sys))
-			break;
-		p2d_warn(cv, off, "tracing data: format %u of system %s is damaged (libtraceevent"
-			 " dies on it): its events are skipped", v, sys);
-		bad[v] = true;
-	}
-	for (i = 0; i < n; i++)
-		if (bad[i])
-			drop_format(t, i);
-	free(bad);
-	return 0;
-}
-
-static void parse_formats(struct p2d_conv *cv, struct p2d_tracing *t, uint64_t off)
+static void parse_formats(struct p2d_diag *d, struct p2d_tracing *t, uint64_t off)
 {
 	struct tep_handle *tep = t->tep;
 	unsigned int i, j;
 	enum tep_errno err;
 
-	setup_tep(tep, t);
+	p2d_tracing_setup_tep(tep, t);
 	/*
 	 * The header_page goes into the trace.dat as it is, and libtracecmd
 	 * takes the page size from it (a page size that is not a power of two
@@ -372,14 +198,14 @@ static void parse_formats(struct p2d_conv *cv, struct p2d_tracing *t, uint64_t o
 		t->long_size = (unsigned int)tep_get_header_page_size(tep);
 		/* trace-cmd takes the page size from header_page: so do we */
 		if (sub != t->page_size)
-			p2d_info(cv, "page size %u from header_page, %u in tracing data",
+			p2d_info(d, "page size %u from header_page, %u in tracing data",
 				 sub, t->page_size);
 		t->page_size = sub;
 	} else {
-		p2d_warn(cv, off, "tracing data: unusable header_page, using the standard layout");
+		p2d_warn(d, off, "tracing data: unusable header_page, using the standard layout");
 		t->header_page.len = 0;
 	}
-	/* formats of no length were dropped by probe_formats() */
+	/* formats of no length were dropped by p2d_tracing_probe() */
 	for (i = 0; i < t->nr_ftrace; i++)
 		if (t->ftrace[i].len)
 			tep_parse_event(tep, t->ftrace[i].data, t->ftrace[i].len, "ftrace");
@@ -395,32 +221,59 @@ static void parse_formats(struct p2d_conv *cv, struct p2d_tracing *t, uint64_t o
 			if (!err)
 				continue;
 			tep_strerror(tep, err, msg, sizeof(msg));
-			p2d_warn(cv, off, "format %u of system %s: %s", j,
+			p2d_warn(d, off, "format %u of system %s: %s", j,
 				 t->systems[i].name, msg);
 		}
 	}
 }
 
+/* Which event ids have a format: one bit each, looked up for every sample */
+static int known_events(struct p2d_tracing *t)
+{
+	int i, n = tep_get_events_count(t->tep);
+	struct tep_event *e;
+
+	t->known = calloc(65536 / 8, 1);
+	if (!t->known)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		e = tep_get_event(t->tep, i);
+		if (e && e->id >= 0 && e->id < 65536)
+			t->known[e->id / 8] |= (uint8_t)(1u << (e->id % 8));
+	}
+	return 0;
+}
+
+/**
+ * p2d_tracing_has_event - does a format describe event @id?
+ * @t: tracing data
+ * @id: the common_type of a payload
+ */
+bool p2d_tracing_has_event(const struct p2d_tracing *t, uint16_t id)
+{
+	return t->known[id / 8] & (1u << (id % 8));
+}
+
 /**
  * p2d_tracing_parse - parse the tracing data of a recording
- * @cv: conversion; the result is stored in @cv->tracing
+ * @d: diagnostics
  * @blob: the tracing data, malloc()ed; ownership passes to this function
  * @len: its size
  * @off: its input offset, for messages
+ * @isolate: parse the formats in a child process first, and drop those
+ *	libtraceevent dies or loops on (tracing-probe.c)
+ * @out: set to the result, to free with p2d_tracing_free()
  *
- * Returns 0 or a negative errno with the reason recorded in @cv.
+ * Returns 0 or a negative errno with the reason recorded in @d.
  */
-int p2d_tracing_parse(struct p2d_conv *cv, uint8_t *blob, size_t len, uint64_t off)
+int p2d_tracing_parse(struct p2d_diag *d, uint8_t *blob, size_t len, uint64_t off,
+		      bool isolate, struct p2d_tracing **out)
 {
 	struct p2d_tracing *t;
 	struct p2d_cursor c;
 	int ret;
 
-	if (cv->tracing) {
-		p2d_warn(cv, off, "second tracing data ignored");
-		free(blob);
-		return 0;
-	}
+	*out = NULL;
 	t = calloc(1, sizeof(*t));
 	if (!t) {
 		free(blob);
@@ -429,32 +282,31 @@ int p2d_tracing_parse(struct p2d_conv *cv, uint8_t *blob, size_t len, uint64_t o
 	t->blob = blob;
 	t->blob_len = len;
 	p2d_cur_init(&c, blob, len, off, false);
-	ret = read_prologue(cv, t, &c);
+	ret = read_prologue(d, t, &c);
 	if (!ret)
-		ret = read_sections(cv, t, &c);
+		ret = read_sections(d, t, &c);
 	if (!ret && t->long_size != 4 && t->long_size != 8)
-		ret = p2d_error(cv, off, -EBADMSG, "tracing data: long size %u", t->long_size);
+		ret = p2d_error(d, off, -EBADMSG, "tracing data: long size %u", t->long_size);
 	if (!ret) {
 		t->tep = tep_alloc();
 		if (!t->tep)
 			ret = -ENOMEM;
 	}
+	if (!ret && isolate)
+		ret = p2d_tracing_probe(d, t, off);
+	if (!ret) {
+		parse_formats(d, t, off);
+		if (!valid_page_size(t->page_size))
+			ret = p2d_error(d, off, -EBADMSG, "tracing data: page size %u",
+					t->page_size);
+	}
+	if (!ret)
+		ret = known_events(t);
 	if (ret) {
 		p2d_tracing_free(t);
 		return ret;
 	}
-	ret = probe_formats(cv, t, off);
-	if (ret) {
-		p2d_tracing_free(t);
-		return ret;
-	}
-	parse_formats(cv, t, off);
-	if (!valid_page_size(t->page_size)) {
-		ret = p2d_error(cv, off, -EBADMSG, "tracing data: page size %u", t->page_size);
-		p2d_tracing_free(t);
-		return ret;
-	}
-	cv->tracing = t;
+	*out = t;
 	return 0;
 }
 
@@ -475,5 +327,6 @@ void p2d_tracing_free(struct p2d_tracing *t)
 	free(t->systems);
 	free(t->ftrace);
 	free(t->blob);
+	free(t->known);
 	free(t);
 }

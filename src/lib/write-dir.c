@@ -8,16 +8,22 @@
  *	printk_formats  saved_cmdlines  kallsyms
  *
  * Names come from the input, so they are checked before they become paths.
+ *
+ * The directory, $TMPDIR/perf2dat.PID.XXXXXX, has a name for as long as
+ * libtracecmd reads it (the caller is told: &struct p2d_names); one a dead
+ * process left behind is removed by the next conversion.
  */
+#include <dirent.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <signal.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "p2d-local.h"
+#include "write.h"
 
 /* Used only when the recording lacks them: the layout of a 64-bit kernel */
 static const char std_header_page[] =
@@ -128,7 +134,7 @@ static int write_format(const char *dir, const char *name, const struct p2d_span
 	return write_named(path, "format", f->data, f->len);
 }
 
-static int write_system(struct p2d_conv *cv, const char *events, const char *sys,
+static int write_system(const char *events, const char *sys,
 			const struct p2d_span *formats, unsigned int nr)
 {
 	char dir[PATH_MAX], name[160];
@@ -156,9 +162,8 @@ static int write_system(struct p2d_conv *cv, const char *events, const char *sys
 	return 0;
 }
 
-static int write_headers(struct p2d_conv *cv, const char *events)
+static int write_headers(const struct p2d_tracing *t, const char *events)
 {
-	const struct p2d_tracing *t = cv->tracing;
 	char buf[512];
 	int ret, n;
 
@@ -178,9 +183,8 @@ static int write_headers(struct p2d_conv *cv, const char *events)
 			   sizeof(std_header_event) - 1);
 }
 
-static int write_events(struct p2d_conv *cv, const char *events)
+static int write_events(const struct p2d_tracing *t, const char *events)
 {
-	const struct p2d_tracing *t = cv->tracing;
 	struct p2d_span std = { std_ftrace_format, sizeof(std_ftrace_format) - 1 };
 	unsigned int i, nr_ftrace = 0;
 	char sys[160];
@@ -189,9 +193,9 @@ static int write_events(struct p2d_conv *cv, const char *events)
 	for (i = 0; i < t->nr_ftrace; i++)
 		nr_ftrace += t->ftrace[i].len != 0;
 	if (nr_ftrace)
-		ret = write_system(cv, events, "ftrace", t->ftrace, t->nr_ftrace);
+		ret = write_system(events, "ftrace", t->ftrace, t->nr_ftrace);
 	else
-		ret = write_system(cv, events, "ftrace", &std, 1);
+		ret = write_system(events, "ftrace", &std, 1);
 	if (ret)
 		return ret;
 	for (i = 0; i < t->nr_systems; i++) {
@@ -202,10 +206,10 @@ static int write_events(struct p2d_conv *cv, const char *events)
 			strcpy(sys, name);
 		else
 			snprintf(sys, sizeof(sys), "system%u", i);
-		ret = write_system(cv, events, sys, t->systems[i].events, t->systems[i].nr_events);
+		ret = write_system(events, sys, t->systems[i].events, t->systems[i].nr_events);
 		if (ret == -EEXIST) {
 			snprintf(sys, sizeof(sys), "system%u", i);
-			ret = write_system(cv, events, sys, t->systems[i].events,
+			ret = write_system(events, sys, t->systems[i].events,
 					   t->systems[i].nr_events);
 		}
 		if (ret)
@@ -214,69 +218,21 @@ static int write_events(struct p2d_conv *cv, const char *events)
 	return 0;
 }
 
-static int write_cmdlines(struct p2d_conv *cv)
+static int write_cmdlines(const struct p2d_tasks *tasks, const char *dir)
 {
 	char path[PATH_MAX];
 	int fd, ret;
 
-	ret = join(path, cv->tmpdir, "saved_cmdlines");
+	ret = join(path, dir, "saved_cmdlines");
 	if (ret)
 		return ret;
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;
-	ret = p2d_tasks_write(cv->tasks, fd);
+	ret = p2d_tasks_write(tasks, fd);
 	if (close(fd) < 0 && !ret)
 		ret = -errno;
 	return ret;
-}
-
-/**
- * p2d_tracedir_create - build the private tracefs-shaped directory
- * @cv: conversion, with its tracing data and task names complete
- *
- * The directory is made under $TMPDIR (or /tmp) with mode 0700 and its
- * path stored in @cv->tmpdir.
- *
- * Returns 0 or a negative errno (the message is recorded in @cv).
- */
-int p2d_tracedir_create(struct p2d_conv *cv)
-{
-	const struct p2d_tracing *t = cv->tracing;
-	const char *base = getenv("TMPDIR");
-	char path[PATH_MAX];
-	int ret;
-
-	if (!base || !*base)
-		base = "/tmp";
-	if (asprintf(&cv->tmpdir, "%s/perf2dat.XXXXXX", base) < 0) {
-		cv->tmpdir = NULL;
-		return -ENOMEM;
-	}
-	if (!mkdtemp(cv->tmpdir)) {
-		ret = -errno;
-		free(cv->tmpdir);
-		cv->tmpdir = NULL;
-		return p2d_error(cv, P2D_NO_OFFSET, ret, "cannot create a temporary directory in %s: %s",
-				 base, strerror(-ret));
-	}
-	ret = join(path, cv->tmpdir, "events");
-	if (!ret)
-		ret = mkdir(path, 0700) < 0 ? -errno : 0;
-	if (!ret)
-		ret = write_headers(cv, path);
-	if (!ret)
-		ret = write_events(cv, path);
-	if (!ret)
-		ret = write_named(cv->tmpdir, "printk_formats", t->printk.data, t->printk.len);
-	if (!ret)
-		ret = write_named(cv->tmpdir, "kallsyms", t->kallsyms.data, t->kallsyms.len);
-	if (!ret)
-		ret = write_cmdlines(cv);
-	if (ret)
-		return p2d_error(cv, P2D_NO_OFFSET, ret, "cannot write the temporary directory %s: %s",
-				 cv->tmpdir, strerror(-ret));
-	return 0;
 }
 
 static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -284,15 +240,106 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
 	return remove(path) < 0 ? -1 : 0;
 }
 
-/**
- * p2d_tracedir_remove - delete the private directory
- * @cv: conversion
- */
-void p2d_tracedir_remove(struct p2d_conv *cv)
+static void remove_tree(const char *path)
 {
-	if (!cv->tmpdir)
+	nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/*
+ * Private directories of this user whose process is gone (killed while
+ * libtracecmd read one): "perf2dat.PID.XXXXXX" with PID not alive.
+ */
+static void reap_stale(const char *base)
+{
+	char path[PATH_MAX];
+	struct dirent *e;
+	struct stat st;
+	unsigned long pid;
+	char *end;
+	DIR *dir = opendir(base);
+
+	if (!dir)
 		return;
-	nftw(cv->tmpdir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
-	free(cv->tmpdir);
-	cv->tmpdir = NULL;
+	while ((e = readdir(dir))) {
+		if (strncmp(e->d_name, "perf2dat.", 9))
+			continue;
+		pid = strtoul(e->d_name + 9, &end, 10);
+		if (end == e->d_name + 9 || *end != '.' || !pid || pid == (unsigned long)getpid() ||
+		    pid > INT32_MAX || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		if (join(path, base, e->d_name) || lstat(path, &st) || !S_ISDIR(st.st_mode) ||
+		    st.st_uid != geteuid())
+			continue;
+		remove_tree(path);
+	}
+	closedir(dir);
+}
+
+/**
+ * p2d_wdir_create - build the private tracefs-shaped directory
+ * @d: diagnostics
+ * @t: the tracing data (event formats, header_page, ...)
+ * @tasks: task names, for saved_cmdlines
+ * @names: told that the directory exists
+ * @path: set to the directory (free it with p2d_wdir_remove())
+ *
+ * The directory is made in $TMPDIR (or /tmp) with mode 0700.
+ *
+ * Returns 0 or a negative errno (message recorded); on failure what was
+ * made is removed.
+ */
+int p2d_wdir_create(struct p2d_diag *d, const struct p2d_tracing *t, const struct p2d_tasks *tasks,
+		    const struct p2d_names *names, char **path)
+{
+	const char *base = p2d_tmp_dir();
+	char events[PATH_MAX];
+	int ret;
+
+	reap_stale(base);
+	if (asprintf(path, "%s/perf2dat.%d.XXXXXX", base, (int)getpid()) < 0) {
+		*path = NULL;
+		return -ENOMEM;
+	}
+	if (!mkdtemp(*path)) {
+		ret = -errno;
+		free(*path);
+		*path = NULL;
+		return p2d_error(d, P2D_NO_OFFSET, ret, "cannot create a temporary directory in"
+				 " %s: %s", base, strerror(-ret));
+	}
+	p2d_names_tell(names, *path, true);
+	ret = join(events, *path, "events");
+	if (!ret)
+		ret = mkdir(events, 0700) < 0 ? -errno : 0;
+	if (!ret)
+		ret = write_headers(t, events);
+	if (!ret)
+		ret = write_events(t, events);
+	if (!ret)
+		ret = write_named(*path, "printk_formats", t->printk.data, t->printk.len);
+	if (!ret)
+		ret = write_named(*path, "kallsyms", t->kallsyms.data, t->kallsyms.len);
+	if (!ret)
+		ret = write_cmdlines(tasks, *path);
+	if (ret) {
+		p2d_error(d, P2D_NO_OFFSET, ret, "cannot write the temporary directory %s: %s",
+			  *path, strerror(-ret));
+		p2d_wdir_remove(names, path);
+	}
+	return ret;
+}
+
+/**
+ * p2d_wdir_remove - delete the private directory
+ * @names: told that it is gone
+ * @path: the directory, may be NULL; set to NULL
+ */
+void p2d_wdir_remove(const struct p2d_names *names, char **path)
+{
+	if (!*path)
+		return;
+	remove_tree(*path);
+	p2d_names_tell(names, *path, false);
+	free(*path);
+	*path = NULL;
 }

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-#include "p2d-local.h"
+#include "write.h"
 
 #define LINE_MAX_LEN	1024
 
@@ -52,7 +52,7 @@ static bool kallsyms_line(const char *s, bool *zero)
  * Returns 0, or a negative errno with a message naming the first line that
  * is not a symbol.
  */
-int p2d_kallsyms_check(struct p2d_conv *cv, const char *path, uint64_t *size)
+int p2d_kallsyms_check(struct p2d_diag *d, const char *path, uint64_t *size)
 {
 	char line[LINE_MAX_LEN];
 	unsigned long n = 0;
@@ -64,17 +64,17 @@ int p2d_kallsyms_check(struct p2d_conv *cv, const char *path, uint64_t *size)
 	*size = 0;
 	/* libtracecmd sizes the file, then copies it: it must stay the same */
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-		return p2d_error(cv, P2D_NO_OFFSET, -EINVAL, "--kallsyms %s: not a regular file"
+		return p2d_error(d, P2D_NO_OFFSET, -EINVAL, "--kallsyms %s: not a regular file"
 				 " (copy /proc/kallsyms to a file)", path);
 	f = fopen(path, "re");
 	if (!f)
-		return p2d_error(cv, P2D_NO_OFFSET, -errno, "--kallsyms %s: %s", path,
+		return p2d_error(d, P2D_NO_OFFSET, -errno, "--kallsyms %s: %s", path,
 				 strerror(errno));
 	while (fgets(line, sizeof(line), f)) {
 		n++;
 		*size += strlen(line);
 		if (!kallsyms_line(line, &zero)) {
-			ret = p2d_error(cv, P2D_NO_OFFSET, -EINVAL, "--kallsyms %s: line %lu is not"
+			ret = p2d_error(d, P2D_NO_OFFSET, -EINVAL, "--kallsyms %s: line %lu is not"
 					" \"ADDRESS TYPE SYMBOL\" (give a copy of /proc/kallsyms)",
 					path, n);
 			break;
@@ -82,12 +82,12 @@ int p2d_kallsyms_check(struct p2d_conv *cv, const char *path, uint64_t *size)
 		all_zero &= zero;
 	}
 	if (!ret && ferror(f))
-		ret = p2d_error(cv, P2D_NO_OFFSET, -EIO, "--kallsyms %s: read error", path);
+		ret = p2d_error(d, P2D_NO_OFFSET, -EIO, "--kallsyms %s: read error", path);
 	else if (!ret && !n)
-		ret = p2d_error(cv, P2D_NO_OFFSET, -EINVAL, "--kallsyms %s: the file is empty",
+		ret = p2d_error(d, P2D_NO_OFFSET, -EINVAL, "--kallsyms %s: the file is empty",
 				path);
 	else if (!ret && all_zero)
-		ret = p2d_error(cv, P2D_NO_OFFSET, -EINVAL, "--kallsyms %s: every address is 0"
+		ret = p2d_error(d, P2D_NO_OFFSET, -EINVAL, "--kallsyms %s: every address is 0"
 				" (copy /proc/kallsyms as root, or with kernel.kptr_restrict=0)",
 				path);
 	fclose(f);

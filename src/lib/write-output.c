@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include <linux/magic.h>
 
-#include "write-output.h"
+#include "write.h"
 
 /* File systems of the kernel's own objects: no ordinary file can be made there */
 static const struct {
@@ -30,7 +30,7 @@ static const struct {
 };
 
 /* Why the directory @dir refuses a new file (@err): the message of the failure */
-static int refused(struct p2d_conv *cv, const char *path, const char *dir, int err)
+static int refused(struct p2d_diag *d, const char *path, const char *dir, int err)
 {
 	struct statfs sf;
 	size_t i;
@@ -38,26 +38,28 @@ static int refused(struct p2d_conv *cv, const char *path, const char *dir, int e
 	if (statfs(dir, &sf) == 0) {
 		for (i = 0; i < sizeof(pseudo_fs) / sizeof(pseudo_fs[0]); i++) {
 			if ((unsigned long)sf.f_type == pseudo_fs[i].magic)
-				return p2d_error(cv, P2D_NO_OFFSET, -EROFS, "cannot create %s: %s is"
+				return p2d_error(d, P2D_NO_OFFSET, -EROFS, "cannot create %s: %s is"
 						 " a %s file system, which holds no ordinary files"
 						 " (write the trace.dat elsewhere)", path, dir,
 						 pseudo_fs[i].name);
 		}
 	}
-	return p2d_error(cv, P2D_NO_OFFSET, err, "cannot create a file in %s: %s", dir,
+	return p2d_error(d, P2D_NO_OFFSET, err, "cannot create a file in %s: %s", dir,
 			 strerror(-err));
 }
 
 /**
  * p2d_out_open - prepare the output
- * @cv: conversion (for messages)
+ * @d: diagnostics
  * @o: output state
  * @path: final name
  * @force: an existing regular file may be replaced
+ * @names: told of a hidden name (file systems without O_TMPFILE)
  *
  * Returns 0 or a negative errno (message recorded).
  */
-int p2d_out_open(struct p2d_conv *cv, struct p2d_out *o, const char *path, bool force)
+int p2d_out_open(struct p2d_diag *d, struct p2d_out *o, const char *path, bool force,
+		 const struct p2d_names *names)
 {
 	struct stat st;
 	char *copy;
@@ -65,17 +67,18 @@ int p2d_out_open(struct p2d_conv *cv, struct p2d_out *o, const char *path, bool 
 	memset(o, 0, sizeof(*o));
 	o->fd = -1;
 	o->final = path;
+	o->names = *names;
 	if (!strcmp(path, "-"))
-		return p2d_error(cv, P2D_NO_OFFSET, -ESPIPE,
+		return p2d_error(d, P2D_NO_OFFSET, -ESPIPE,
 				 "a trace.dat cannot go to standard output: libtracecmd seeks"
 				 " back into the file it writes (give a file name)");
 	if (lstat(path, &st) == 0) {
 		if (!S_ISREG(st.st_mode))
-			return p2d_error(cv, P2D_NO_OFFSET, -EINVAL,
+			return p2d_error(d, P2D_NO_OFFSET, -EINVAL,
 					 "output %s exists and is not a regular file (a trace.dat"
 					 " must be written to a seekable file)", path);
 		if (!force)
-			return p2d_error(cv, P2D_NO_OFFSET, -EEXIST,
+			return p2d_error(d, P2D_NO_OFFSET, -EEXIST,
 					 "output %s exists (use --force to replace it)", path);
 	}
 	copy = strdup(path);
@@ -89,7 +92,7 @@ int p2d_out_open(struct p2d_conv *cv, struct p2d_out *o, const char *path, bool 
 	if (o->fd >= 0)
 		return 0;
 	if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
-		return refused(cv, path, o->dir, -errno);
+		return refused(d, path, o->dir, -errno);
 	/* no O_TMPFILE here: a hidden named file, removed on failure */
 	if (asprintf(&o->tmpname, "%s/.perf2dat-out-XXXXXX", o->dir) < 0) {
 		o->tmpname = NULL;
@@ -99,8 +102,9 @@ int p2d_out_open(struct p2d_conv *cv, struct p2d_out *o, const char *path, bool 
 	if (o->fd < 0) {
 		free(o->tmpname);
 		o->tmpname = NULL;
-		return refused(cv, path, o->dir, -errno);
+		return refused(d, path, o->dir, -errno);
 	}
+	p2d_names_tell(&o->names, o->tmpname, true);
 	fchmod(o->fd, 0644);
 	return 0;
 }
@@ -133,13 +137,13 @@ static int replace_with_tmpfile(struct p2d_out *o)
 
 /**
  * p2d_out_commit - give the finished output its name
- * @cv: conversion (for messages)
+ * @d: diagnostics
  * @o: output state
  * @force: replace an existing file
  *
  * Returns 0 or a negative errno (message recorded).
  */
-int p2d_out_commit(struct p2d_conv *cv, struct p2d_out *o, bool force)
+int p2d_out_commit(struct p2d_diag *d, struct p2d_out *o, bool force)
 {
 	int ret;
 
@@ -159,13 +163,14 @@ int p2d_out_commit(struct p2d_conv *cv, struct p2d_out *o, bool force)
 			unlink(o->tmpname);
 	}
 	if (ret == -EEXIST)
-		return p2d_error(cv, P2D_NO_OFFSET, ret,
+		return p2d_error(d, P2D_NO_OFFSET, ret,
 				 "output %s appeared meanwhile (use --force to replace it)",
 				 o->final);
 	if (ret)
-		return p2d_error(cv, P2D_NO_OFFSET, ret, "cannot create %s: %s", o->final,
+		return p2d_error(d, P2D_NO_OFFSET, ret, "cannot create %s: %s", o->final,
 				 strerror(-ret));
 	if (o->tmpname) {
+		p2d_names_tell(&o->names, o->tmpname, false);
 		free(o->tmpname);
 		o->tmpname = NULL;
 	}
@@ -181,8 +186,10 @@ void p2d_out_close(struct p2d_out *o)
 	if (o->fd >= 0)
 		close(o->fd);
 	o->fd = -1;
-	if (o->tmpname)
+	if (o->tmpname) {
 		unlink(o->tmpname);
+		p2d_names_tell(&o->names, o->tmpname, false);
+	}
 	free(o->tmpname);
 	free(o->dir);
 	o->tmpname = NULL;

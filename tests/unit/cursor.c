@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "p2d-local.h"
+#include "cursor.h"
+#include "input.h"
 #include "unit.h"
 
 static void test_numbers(void)

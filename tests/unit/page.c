@@ -9,7 +9,7 @@
 
 #include <kbuffer.h>
 
-#include "p2d-local.h"
+#include "pages.h"
 #include "unit.h"
 
 #define MAX_PAGES 64

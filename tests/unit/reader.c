@@ -10,19 +10,18 @@
 #include <event-parse.h>
 
 #include "read-perf-local.h"
+#include "tracing.h"
 #include "unit.h"
 
-static struct p2d_summary sum;
+static char error[512];
 static struct p2d_options opts;
 
-static void init_conv(struct p2d_conv *cv)
+/* Diagnostics that keep the first error in @error and print no warning */
+static void init_diag(struct p2d_diag *d)
 {
-	memset(cv, 0, sizeof(*cv));
-	memset(&sum, 0, sizeof(sum));
 	p2d_options_init(&opts);
 	opts.log_level = P2D_LOG_ERROR;
-	cv->opts = &opts;
-	cv->sum = &sum;
+	p2d_diag_init(d, &opts, error, sizeof(error));
 }
 
 static void put_u32(uint8_t *p, uint32_t v, bool be)
@@ -62,23 +61,23 @@ static void make_attr(uint8_t *a, uint32_t size, bool be)
 static void test_attr_sizes(void)
 {
 	static const uint32_t sizes[] = { 64, 72, 80, 88, 96, 104, 112, 120, 128, 136 };
-	struct perf_reader r;
-	struct p2d_conv cv;
-	struct perf_attr a;
+	struct p2d_reader r;
+	struct p2d_diag d;
+	struct p2d_attr a;
 	struct p2d_cursor c;
 	uint8_t buf[160];
 	unsigned int i, be;
 
 	for (be = 0; be < 2; be++) {
 		for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
-			init_conv(&cv);
+			init_diag(&d);
 			memset(&r, 0, sizeof(r));
-			r.cv = &cv;
+			r.d = &d;
 			r.swap = be != p2d_host_big_endian();
 			make_attr(buf, sizes[i], be);
 			p2d_cur_init(&c, buf, sizes[i] + 8, 0, r.swap);
 			/* the attr may sit in a bigger slot (perf_file_attr) */
-			CHECK_EQ(perf_parse_attr(&r, &c, sizes[i] + 8, &a), 0);
+			CHECK_EQ(p2d_rd_parse_attr(&r, &c, sizes[i] + 8, &a), 0);
 			CHECK_EQ(a.type, PERF_TYPE_TRACEPOINT);
 			CHECK_EQ(a.config, 0x174);
 			CHECK_EQ(a.sample_type, PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
@@ -93,15 +92,15 @@ static void test_attr_sizes(void)
 		}
 	}
 	/* an attr claiming more than its slot, or less than the first version */
-	init_conv(&cv);
+	init_diag(&d);
 	memset(&r, 0, sizeof(r));
-	r.cv = &cv;
+	r.d = &d;
 	make_attr(buf, 136, p2d_host_big_endian());
 	p2d_cur_init(&c, buf, 128, 0, false);
-	CHECK_EQ(perf_parse_attr(&r, &c, 128, &a), -EBADMSG);
+	CHECK_EQ(p2d_rd_parse_attr(&r, &c, 128, &a), -EBADMSG);
 	make_attr(buf, 40, p2d_host_big_endian());
 	p2d_cur_init(&c, buf, 128, 0, false);
-	CHECK_EQ(perf_parse_attr(&r, &c, 128, &a), -EBADMSG);
+	CHECK_EQ(p2d_rd_parse_attr(&r, &c, 128, &a), -EBADMSG);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -178,18 +177,20 @@ static void make_tracing(struct blob *x, const char *version, bool be)
 	}
 }
 
-static int parse(struct p2d_conv *cv, const struct blob *x, size_t len)
+static int parse(struct p2d_tracing **t, const struct blob *x, size_t len)
 {
 	uint8_t *copy = malloc(len ? len : 1);
+	struct p2d_diag d;
 
+	init_diag(&d);
 	memcpy(copy, x->b, len);
-	return p2d_tracing_parse(cv, copy, len, 0x1000);
+	return p2d_tracing_parse(&d, copy, len, 0x1000, false, t);
 }
 
 static void test_tracing(void)
 {
 	static const char *const versions[] = { "0.5", "0.6" };
-	struct p2d_conv cv;
+	struct p2d_tracing *t;
 	struct blob x;
 	size_t cut;
 	int v, be, fails;
@@ -197,21 +198,20 @@ static void test_tracing(void)
 	for (v = 0; v < 2; v++) {
 		for (be = 0; be < 2; be++) {
 			make_tracing(&x, versions[v], be);
-			init_conv(&cv);
-			CHECK_EQ(parse(&cv, &x, x.n), 0);
-			CHECK(cv.tracing != NULL);
-			if (!cv.tracing)
+			CHECK_EQ(parse(&t, &x, x.n), 0);
+			CHECK(t != NULL);
+			if (!t)
 				continue;
-			CHECK(!strcmp(cv.tracing->version, versions[v]));
-			CHECK_EQ(cv.tracing->big_endian, be);
-			CHECK_EQ(cv.tracing->page_size, 4096);
-			CHECK_EQ(cv.tracing->long_size, 8);
-			CHECK_EQ(cv.tracing->nr_systems, 1);
-			CHECK(!strcmp(cv.tracing->systems[0].name, "sched"));
-			CHECK_EQ(cv.tracing->systems[0].nr_events, 1);
-			CHECK_EQ(cv.tracing->cmdlines.len, v ? 17 : 0);
-			CHECK(tep_find_event(cv.tracing->tep, 300) != NULL);
-			p2d_tracing_free(cv.tracing);
+			CHECK(!strcmp(t->version, versions[v]));
+			CHECK_EQ(t->big_endian, be);
+			CHECK_EQ(t->page_size, 4096);
+			CHECK_EQ(t->long_size, 8);
+			CHECK_EQ(t->nr_systems, 1);
+			CHECK(!strcmp(t->systems[0].name, "sched"));
+			CHECK_EQ(t->systems[0].nr_events, 1);
+			CHECK_EQ(t->cmdlines.len, v ? 17 : 0);
+			CHECK(tep_find_event(t->tep, 300) != NULL);
+			p2d_tracing_free(t);
 
 			/*
 			 * every truncation of the 0.6 data is refused with a message,
@@ -221,10 +221,9 @@ static void test_tracing(void)
 			for (cut = 0; v == 1 && cut < x.n; cut++) {
 				if (cut == x.n - 8 - 17)
 					continue;
-				init_conv(&cv);
-				if (parse(&cv, &x, cut) == 0 || !sum.error[0])
+				if (parse(&t, &x, cut) == 0 || !error[0])
 					fails++;
-				p2d_tracing_free(cv.tracing);
+				p2d_tracing_free(t);
 			}
 			CHECK_EQ(fails, 0);
 		}
@@ -232,9 +231,8 @@ static void test_tracing(void)
 	/* a bad magic */
 	make_tracing(&x, "0.6", false);
 	x.b[3] = 'T';
-	init_conv(&cv);
-	CHECK_EQ(parse(&cv, &x, x.n), -EBADMSG);
-	CHECK(strstr(sum.error, "offset 0x1") != NULL);
+	CHECK_EQ(parse(&t, &x, x.n), -EBADMSG);
+	CHECK(strstr(error, "offset 0x1") != NULL);
 }
 
 int main(void)

@@ -8,7 +8,7 @@
  */
 #include <stdlib.h>
 
-#include "p2d-local.h"
+#include "reorder.h"
 #include "unit.h"
 
 #define MAX_OUT 200000
@@ -37,41 +37,41 @@ static int collect(void *ctx, uint32_t cpu, uint64_t ts, const uint8_t *data, ui
 	return 0;
 }
 
-static int add(struct p2d_sorter *s, uint32_t cpu, uint64_t ts, uint8_t tag)
+static int add(struct p2d_reorder *s, uint32_t cpu, uint64_t ts, uint8_t tag)
 {
 	uint8_t ev[16] = { tag };
 
-	return p2d_sorter_add(s, cpu, ts, ev, sizeof(ev));
+	return p2d_reorder_add(s, cpu, ts, ev, sizeof(ev));
 }
 
 static void test_rounds(void)
 {
-	struct p2d_sorter *s = p2d_sorter_alloc(collect, NULL, NULL);
+	struct p2d_reorder *s = p2d_reorder_new(collect, NULL, NULL);
 
 	nout = 0;
 	add(s, 0, 10, 1);
 	add(s, 0, 20, 2);
-	CHECK_EQ(p2d_sorter_round(s), 0);
+	CHECK_EQ(p2d_reorder_round(s), 0);
 	/* nothing is certain after the first round */
 	CHECK_EQ(nout, 0);
 	add(s, 1, 15, 3);
 	add(s, 0, 30, 4);
 	add(s, 1, 25, 5);
-	CHECK_EQ(p2d_sorter_round(s), 0);
+	CHECK_EQ(p2d_reorder_round(s), 0);
 	/* up to 20, the newest time of the previous round */
 	CHECK_EQ(nout, 3);
 	CHECK(outs[0].cpu == 0 && outs[0].ts == 10 && outs[1].ts == 20);
 	CHECK(outs[2].cpu == 1 && outs[2].ts == 15);
-	CHECK_EQ(p2d_sorter_flush(s), 0);
+	CHECK_EQ(p2d_reorder_flush(s), 0);
 	CHECK_EQ(nout, 5);
 	CHECK(outs[3].cpu == 0 && outs[3].ts == 30);
 	CHECK(outs[4].cpu == 1 && outs[4].ts == 25);
-	p2d_sorter_free(s);
+	p2d_reorder_free(s);
 }
 
 static void test_order(void)
 {
-	struct p2d_sorter *s = p2d_sorter_alloc(collect, NULL, NULL);
+	struct p2d_reorder *s = p2d_reorder_new(collect, NULL, NULL);
 
 	nout = 0;
 	add(s, 2, 50, 1);
@@ -79,33 +79,33 @@ static void test_order(void)
 	add(s, 2, 45, 3);
 	add(s, 2, 45, 4);	/* same time: stays after the first 45 */
 	add(s, 2, 5, 5);
-	CHECK_EQ(p2d_sorter_flush(s), 0);
+	CHECK_EQ(p2d_reorder_flush(s), 0);
 	CHECK_EQ(nout, 5);
 	CHECK(outs[0].ts == 5 && outs[1].ts == 40 && outs[2].ts == 45 && outs[3].ts == 45 &&
 	      outs[4].ts == 50);
 	CHECK(outs[2].tag == 3 && outs[3].tag == 4);
-	p2d_sorter_free(s);
+	p2d_reorder_free(s);
 }
 
 static void test_late_and_lost(void)
 {
-	struct p2d_sorter *s = p2d_sorter_alloc(collect, NULL, NULL);
+	struct p2d_reorder *s = p2d_reorder_new(collect, NULL, NULL);
 
 	nout = 0;
 	add(s, 0, 100, 1);
-	CHECK_EQ(p2d_sorter_flush(s), 0);
+	CHECK_EQ(p2d_reorder_flush(s), 0);
 	/* older than what was written: an event cannot go back, a loss can be shown */
 	add(s, 0, 90, 2);
-	CHECK_EQ(p2d_sorter_late(s), 1);
-	CHECK_EQ(p2d_sorter_add_lost(s, 0, 80, 7), 0);
+	CHECK_EQ(p2d_reorder_late(s), 1);
+	CHECK_EQ(p2d_reorder_add_lost(s, 0, 80, 7), 0);
 	add(s, 0, 110, 3);
-	CHECK_EQ(p2d_sorter_flush(s), 0);
+	CHECK_EQ(p2d_reorder_flush(s), 0);
 	CHECK_EQ(nout, 3);
 	CHECK(outs[1].lost && outs[1].len == 7 && outs[1].ts == 100);
 	CHECK(!outs[2].lost && outs[2].ts == 110);
 	/* a bad CPU */
 	CHECK_EQ(add(s, P2D_MAX_CPUS, 1, 0), -ERANGE);
-	p2d_sorter_free(s);
+	p2d_reorder_free(s);
 }
 
 static uint64_t cap_count, cap_last[2];
@@ -121,21 +121,21 @@ static int check_order(void *ctx, uint32_t cpu, uint64_t ts, const uint8_t *data
 
 static void test_cap(void)
 {
-	struct p2d_sorter *s = p2d_sorter_alloc(check_order, NULL, NULL);
+	struct p2d_reorder *s = p2d_reorder_new(check_order, NULL, NULL);
 	uint64_t i, n = (P2D_QUEUE_CAP / 16) * 3 / 2;
 	uint8_t ev[16] = { 0 };
 	int bad = 0;
 
 	for (i = 0; i < n; i++)
-		bad += p2d_sorter_add(s, (uint32_t)(i % 2), i, ev, sizeof(ev)) != 0;
+		bad += p2d_reorder_add(s, (uint32_t)(i % 2), i, ev, sizeof(ev)) != 0;
 	CHECK_EQ(bad, 0);
 	/* without rounds, the queue releases events once it holds the cap */
 	CHECK(cap_count > 0 && cap_count < n);
-	CHECK_EQ(p2d_sorter_flush(s), 0);
+	CHECK_EQ(p2d_reorder_flush(s), 0);
 	CHECK_EQ(cap_count, n);
 	CHECK(cap_ordered);
-	CHECK_EQ(p2d_sorter_late(s), 0);
-	p2d_sorter_free(s);
+	CHECK_EQ(p2d_reorder_late(s), 0);
+	p2d_reorder_free(s);
 }
 
 static struct p2d_side sides[64];
@@ -150,16 +150,16 @@ static int collect_side(void *ctx, const struct p2d_side *rec)
 	return 0;
 }
 
-static int side(struct p2d_sorter *s, uint64_t ts, uint32_t kind, uint32_t tid)
+static int side(struct p2d_reorder *s, uint64_t ts, uint32_t kind, uint32_t tid)
 {
 	struct p2d_side rec = { .ts = ts, .kind = kind, .tid = tid };
 
-	return p2d_sorter_add_side(s, &rec);
+	return p2d_reorder_add_side(s, &rec);
 }
 
 static void test_side(void)
 {
-	struct p2d_sorter *s = p2d_sorter_alloc(collect, collect_side, NULL);
+	struct p2d_reorder *s = p2d_reorder_new(collect, collect_side, NULL);
 
 	nout = nside = 0;
 	/* CPU 0's buffer is read first: a fork at 30, then CPU 1's exec at 20 */
@@ -170,12 +170,12 @@ static void test_side(void)
 	CHECK_EQ(side(s, 0, P2D_SIDE_COMM, 9), 0);
 	CHECK_EQ(nside, 1);
 	CHECK(sides[0].tid == 9);
-	CHECK_EQ(p2d_sorter_round(s), 0);
+	CHECK_EQ(p2d_reorder_round(s), 0);
 	CHECK_EQ(nside, 1);
 	CHECK_EQ(side(s, 40, P2D_SIDE_EXIT, 2), 0);
 	CHECK_EQ(side(s, 25, P2D_SIDE_COMM, 3), 0);
 	/* the second round releases up to 31, the newest time of the first */
-	CHECK_EQ(p2d_sorter_round(s), 0);
+	CHECK_EQ(p2d_reorder_round(s), 0);
 	CHECK_EQ(nside, 4);
 	CHECK(sides[1].ts == 20 && sides[1].tid == 1);
 	CHECK(sides[2].ts == 25 && sides[2].tid == 3);
@@ -184,25 +184,25 @@ static void test_side(void)
 	/* equal times keep their order */
 	CHECK_EQ(side(s, 50, P2D_SIDE_COMM, 4), 0);
 	CHECK_EQ(side(s, 50, P2D_SIDE_COMM, 5), 0);
-	CHECK_EQ(p2d_sorter_flush(s), 0);
+	CHECK_EQ(p2d_reorder_flush(s), 0);
 	CHECK_EQ(nside, 7);
 	CHECK(sides[4].ts == 40 && sides[5].tid == 4 && sides[6].tid == 5);
-	p2d_sorter_free(s);
+	p2d_reorder_free(s);
 
 	/* one time order: a record comes after the events before it, on any CPU */
-	s = p2d_sorter_alloc(collect, collect_side, NULL);
+	s = p2d_reorder_new(collect, collect_side, NULL);
 	nout = nside = 0;
 	add(s, 0, 10, 1);
 	add(s, 0, 20, 2);
 	add(s, 1, 12, 3);
 	add(s, 1, 15, 4);	/* at the record's time: after it */
 	CHECK_EQ(side(s, 15, P2D_SIDE_COMM, 7), 0);
-	CHECK_EQ(p2d_sorter_flush(s), 0);
+	CHECK_EQ(p2d_reorder_flush(s), 0);
 	CHECK_EQ(nside, 1);
 	CHECK_EQ(side_at[0], 2);
 	CHECK(outs[0].ts == 10 && outs[1].ts == 12);
 	CHECK_EQ(nout, 4);
-	p2d_sorter_free(s);
+	p2d_reorder_free(s);
 }
 
 int main(void)

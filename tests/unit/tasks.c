@@ -8,7 +8,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "p2d-local.h"
+#include "tasks.h"
 #include "unit.h"
 
 /* The table as the trace.dat's saved_cmdlines would hold it */

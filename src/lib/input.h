@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Input: buffered reading of a file or a pipe (input.c) */
+#ifndef P2D_INPUT_H
+#define P2D_INPUT_H
+
+#include "p2d-local.h"
+
+/**
+ * struct p2d_input - the bytes of the recording
+ * @fd: descriptor
+ * @owns_fd: close @fd at the end
+ * @seekable: regular file (features and sections may be read by offset)
+ * @size: file size, 0 when unknown
+ * @buf: read window
+ * @cap: allocated size of @buf
+ * @start: first unconsumed byte in @buf
+ * @end: end of valid bytes in @buf
+ * @buf_off: input offset of @buf[0]
+ * @eof: the descriptor returned end of file
+ * @name: shown in messages
+ * @label: when set, errors name it before the offset (a file of a directory)
+ */
+struct p2d_input {
+	int		fd;
+	bool		owns_fd;
+	bool		seekable;
+	uint64_t	size;
+	uint8_t		*buf;
+	size_t		cap;
+	size_t		start;
+	size_t		end;
+	uint64_t	buf_off;
+	bool		eof;
+	const char	*name;
+	const char	*label;
+};
+
+int p2d_in_open(struct p2d_input *in, const char *path, int fd) __hidden;
+void p2d_in_close(struct p2d_input *in) __hidden;
+int p2d_in_peek(struct p2d_input *in, size_t n, const uint8_t **p) __hidden;
+void p2d_in_consume(struct p2d_input *in, size_t n) __hidden;
+int p2d_in_read(struct p2d_input *in, void *dst, size_t n) __hidden;
+int p2d_in_skip(struct p2d_input *in, uint64_t n) __hidden;
+int p2d_in_seek(struct p2d_input *in, uint64_t off) __hidden;
+int p2d_in_pread(struct p2d_input *in, uint64_t off, void *dst, size_t n) __hidden;
+
+static inline uint64_t p2d_in_pos(const struct p2d_input *in)
+{
+	return in->buf_off + in->start;
+}
+
+/* The size of the input: a file's, or what was read of a pipe */
+static inline uint64_t p2d_in_total(const struct p2d_input *in)
+{
+	return in->seekable && in->size ? in->size : p2d_in_pos(in);
+}
+
+#endif /* P2D_INPUT_H */

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* What a recording says about itself: copies, and what its clock means */
+#include <stdlib.h>
+
+#include "diag.h"
+#include "meta.h"
+
+static int dup_string(char **dst, const char *src)
+{
+	*dst = NULL;
+	if (!src)
+		return 0;
+	*dst = strdup(src);
+	return *dst ? 0 : -ENOMEM;
+}
+
+/**
+ * p2d_meta_copy - replace @dst by a copy of @src
+ * @dst: metadata (its strings are freed)
+ * @src: metadata to copy
+ *
+ * Returns 0 or -ENOMEM (then @dst holds what could be copied).
+ */
+int p2d_meta_copy(struct p2d_meta *dst, const struct p2d_meta *src)
+{
+	int ret = 0;
+
+	p2d_meta_free(dst);
+	*dst = *src;
+	ret |= dup_string(&dst->hostname, src->hostname);
+	ret |= dup_string(&dst->osrelease, src->osrelease);
+	ret |= dup_string(&dst->arch, src->arch);
+	ret |= dup_string(&dst->perf_version, src->perf_version);
+	ret |= dup_string(&dst->cmdline, src->cmdline);
+	return ret ? -ENOMEM : 0;
+}
+
+/**
+ * p2d_meta_free - free the strings of @m
+ * @m: metadata
+ */
+void p2d_meta_free(struct p2d_meta *m)
+{
+	free(m->hostname);
+	free(m->osrelease);
+	free(m->arch);
+	free(m->perf_version);
+	free(m->cmdline);
+	m->hostname = m->osrelease = m->arch = m->perf_version = m->cmdline = NULL;
+}
+
+/**
+ * p2d_tod_offset - the wall-clock time of the recorded clock's zero
+ * @m: recording metadata
+ * @ns: set to the offset in ns, rounded to the microsecond (the unit of
+ *	trace.dat's DATE option, so that what trace-cmd report prints and
+ *	what --time takes agree)
+ *
+ * perf record -k CLOCK stores a pair of readings (wall clock, CLOCK) in its
+ * CLOCK_DATA feature; their difference is the offset.
+ *
+ * Returns false when the recording has no such pair.
+ */
+bool p2d_tod_offset(const struct p2d_meta *m, uint64_t *ns)
+{
+	if (!m->has_clock_data || !m->has_clockid || m->clock_tod_ns <= m->clock_id_ns)
+		return false;
+	*ns = (m->clock_tod_ns - m->clock_id_ns + 500) / 1000 * 1000;
+	return true;
+}
+
+/**
+ * p2d_clock_name - the trace clock name trace-cmd uses for a perf clock
+ * @clockid: the recording's clockid (perf record -k), or -1 for perf's default
+ *
+ * Returns a name for the TRACECLOCK option.
+ */
+const char *p2d_clock_name(int32_t clockid)
+{
+	switch (clockid) {
+	case -1:
+		return "perf";
+	case 0:		/* CLOCK_REALTIME */
+		return "realtime";
+	case 1:		/* CLOCK_MONOTONIC */
+		return "mono";
+	case 4:		/* CLOCK_MONOTONIC_RAW */
+		return "mono_raw";
+	case 7:		/* CLOCK_BOOTTIME */
+		return "boot";
+	case 11:	/* CLOCK_TAI */
+		return "tai";
+	default:
+		return "local";
+	}
+}
+
+/**
+ * p2d_no_tod - report that --tod cannot be honoured
+ * @d: diagnostics
+ *
+ * Returns -ENODATA (message recorded).
+ */
+int p2d_no_tod(struct p2d_diag *d)
+{
+	return p2d_error(d, P2D_NO_OFFSET, -ENODATA, "--tod: the recording has no clock data"
+			 " (record with perf record -k CLOCK, e.g. -k mono)");
+}

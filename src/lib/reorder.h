@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Reorder queue: per-CPU time order within perf's rounds (reorder.c) */
+#ifndef P2D_REORDER_H
+#define P2D_REORDER_H
+
+#include "sink.h"
+
+#define P2D_LOST_MARK	UINT32_MAX	/* length of a lost-events entry */
+
+/**
+ * typedef p2d_emit_fn - receives events in per-CPU time order
+ * @ctx: the queue's context
+ * @cpu: CPU
+ * @ts: timestamp
+ * @data: payload, or NULL for a lost-events mark
+ * @len: payload length, or lost count when @data is NULL
+ */
+typedef int (*p2d_emit_fn)(void *ctx, uint32_t cpu, uint64_t ts, const uint8_t *data,
+			   uint64_t len);
+
+/**
+ * typedef p2d_side_fn - receives side-band records in time order
+ * @ctx: the queue's context
+ * @rec: the record
+ */
+typedef int (*p2d_side_fn)(void *ctx, const struct p2d_side *rec);
+
+struct p2d_reorder;
+
+struct p2d_reorder *p2d_reorder_new(p2d_emit_fn emit, p2d_side_fn emit_side, void *ctx) __hidden;
+void p2d_reorder_free(struct p2d_reorder *q) __hidden;
+int p2d_reorder_add(struct p2d_reorder *q, uint32_t cpu, uint64_t ts, const void *data,
+		    uint32_t len) __hidden;
+int p2d_reorder_add_lost(struct p2d_reorder *q, uint32_t cpu, uint64_t ts, uint64_t count) __hidden;
+int p2d_reorder_add_side(struct p2d_reorder *q, const struct p2d_side *rec) __hidden;
+int p2d_reorder_round(struct p2d_reorder *q) __hidden;
+int p2d_reorder_flush(struct p2d_reorder *q) __hidden;
+uint64_t p2d_reorder_late(const struct p2d_reorder *q) __hidden;
+
+#endif /* P2D_REORDER_H */

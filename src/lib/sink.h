@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The import handler interface. A reader of one input format (perf.data,
+ * read-perf.h) sees only its input, a sink and the diagnostics: everything
+ * it finds goes through the sink's operations, which the conversion
+ * (convert.c) implements.
+ */
+#ifndef P2D_SINK_H
+#define P2D_SINK_H
+
+#include "diag.h"
+#include "input.h"
+#include "meta.h"
+
+#define P2D_NO_CPU	UINT32_MAX	/* a loss that cannot be placed on a CPU */
+
+/**
+ * struct p2d_event - one tracepoint event as an import handler delivers it
+ * @cpu: CPU it was recorded on
+ * @pid: process id (thread group), when @has_pid
+ * @tid: thread id, when @has_pid
+ * @has_pid: the recording carries pid and tid
+ * @ts: timestamp in ns
+ * @raw: the ftrace payload (common fields first), in the recording's byte order
+ * @len: payload bytes
+ * @off: input offset of the record, for messages
+ */
+struct p2d_event {
+	uint32_t	cpu;
+	uint32_t	pid;
+	uint32_t	tid;
+	bool		has_pid;
+	uint64_t	ts;
+	const uint8_t	*raw;
+	uint32_t	len;
+	uint64_t	off;
+};
+
+/** enum p2d_side_kind - what a side-band record says */
+enum p2d_side_kind {
+	P2D_SIDE_COMM,		/* @tid is named @comm (exec, prctl) */
+	P2D_SIDE_FORK,		/* @tid was created by @parent */
+	P2D_SIDE_EXIT,		/* @tid ended */
+};
+
+/**
+ * struct p2d_side - a side-band record, ordered with the events
+ * @ts: timestamp, 0 when the record has none
+ * @kind: &enum p2d_side_kind
+ * @tid: the task
+ * @parent: for a fork, the task it came from
+ * @comm: for a name, NUL-terminated (truncated to 15 characters)
+ */
+struct p2d_side {
+	uint64_t	ts;
+	uint32_t	kind;
+	uint32_t	tid;
+	uint32_t	parent;
+	char		comm[16];
+};
+
+/**
+ * struct p2d_read_stats - what a reader counted but did not deliver
+ * @input_bytes: size of the input (every file of a directory)
+ * @dropped: tracepoint samples it could not decode
+ * @other_samples: samples of other events
+ * @callchains: tracepoint samples whose call chain was left out
+ * @sideband: side-band records read (COMM, FORK, MMAP, ...)
+ */
+struct p2d_read_stats {
+	uint64_t	input_bytes;
+	uint64_t	dropped;
+	uint64_t	other_samples;
+	uint64_t	callchains;
+	uint64_t	sideband;
+};
+
+/**
+ * struct p2d_sink_ops - what an import handler calls while it reads
+ * @meta: the recording's metadata is known (again: it may grow); copy it
+ * @tracing: the tracing data (event formats), malloc()ed, ownership passes
+ * @event: one tracepoint event
+ * @lost: @count events lost on @cpu (P2D_NO_CPU: unknown) at @ts (UINT64_MAX:
+ *	reported only at the end, time unknown)
+ * @round: the end of one of perf's rounds: older events may be released
+ * @side: a side-band record
+ * @progress: @done of @total input bytes (total 0 when unknown) are read
+ *
+ * Each returns 0 or a negative errno (with a message in the diagnostics),
+ * which ends the reading; @progress returns nothing.
+ */
+struct p2d_sink_ops {
+	int	(*meta)(void *ctx, const struct p2d_meta *m);
+	int	(*tracing)(void *ctx, uint8_t *blob, size_t len, uint64_t off);
+	int	(*event)(void *ctx, const struct p2d_event *ev);
+	int	(*lost)(void *ctx, uint32_t cpu, uint64_t ts, uint64_t count);
+	int	(*round)(void *ctx);
+	int	(*side)(void *ctx, const struct p2d_side *rec, uint64_t off);
+	void	(*progress)(void *ctx, uint64_t done, uint64_t total);
+};
+
+/** struct p2d_sink - a sink: its operations and their context */
+struct p2d_sink {
+	const struct p2d_sink_ops	*ops;
+	void				*ctx;
+};
+
+/**
+ * struct p2d_import - an input format
+ * @name: format name
+ * @probe: does this buffer (the first bytes of the input) look like ours?
+ * @read: read the whole input, feeding @sink; fills @stats
+ */
+struct p2d_import {
+	const char	*name;
+	bool		(*probe)(const uint8_t *buf, size_t len);
+	int		(*read)(struct p2d_input *in, const struct p2d_sink *sink,
+				struct p2d_diag *d, struct p2d_read_stats *stats);
+};
+
+#endif /* P2D_SINK_H */
