@@ -45,63 +45,6 @@ static bool attr_flag(const uint8_t *flags, unsigned int k, bool file_be)
 	return file_be ? (byte >> (7 - k % 8)) & 1 : (byte >> (k % 8)) & 1;
 }
 
-static uint32_t trailer_size(uint64_t st)
-{
-	uint64_t bits = st & (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
-			      PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER);
-
-	return 8 * (uint32_t)__builtin_popcountll(bits);
-}
-
-/*
- * Where TID, TIME, CPU and RAW sit in a sample of this attr, when nothing
- * of variable size (CALLCHAIN, a group READ) comes before RAW: the common
- * case, read without walking sample_type for every sample.
- */
-static void sample_layout(struct p2d_attr *a)
-{
-	uint64_t st = a->sample_type, rf = a->read_format;
-	int pos = 0;
-
-	a->fixed = false;
-	a->off_tid = a->off_time = a->off_cpu = a->off_raw = -1;
-	if (st & PERF_SAMPLE_IDENTIFIER)
-		pos += 8;
-	if (st & PERF_SAMPLE_IP)
-		pos += 8;
-	if (st & PERF_SAMPLE_TID) {
-		a->off_tid = pos;
-		pos += 8;
-	}
-	if (st & PERF_SAMPLE_TIME) {
-		a->off_time = pos;
-		pos += 8;
-	}
-	if (st & PERF_SAMPLE_ADDR)
-		pos += 8;
-	if (st & PERF_SAMPLE_ID)
-		pos += 8;
-	if (st & PERF_SAMPLE_STREAM_ID)
-		pos += 8;
-	if (st & PERF_SAMPLE_CPU) {
-		a->off_cpu = pos;
-		pos += 8;
-	}
-	if (st & PERF_SAMPLE_PERIOD)
-		pos += 8;
-	if (st & PERF_SAMPLE_READ) {
-		if (rf & PERF_FORMAT_GROUP)
-			return;
-		pos += 8 * (1 + !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
-			    !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING) + !!(rf & PERF_FORMAT_ID) +
-			    !!(rf & PERF_FORMAT_LOST));
-	}
-	if ((st & PERF_SAMPLE_CALLCHAIN) || !(st & PERF_SAMPLE_RAW))
-		return;
-	a->off_raw = pos;
-	a->fixed = true;
-}
-
 /**
  * p2d_rd_parse_attr - decode a perf_event_attr of any size
  * @r: reader
@@ -139,8 +82,7 @@ int p2d_rd_parse_attr(struct p2d_reader *r, struct p2d_cursor *c, uint32_t size,
 	a->regs_user = attr_u64(p, asize, 80, r->swap);
 	a->clockid = (int32_t)attr_u32(p, asize, 92, r->swap);
 	a->regs_intr = attr_u64(p, asize, 96, r->swap);
-	a->trailer = a->sample_id_all ? trailer_size(a->sample_type) : 0;
-	sample_layout(a);
+	p2d_rd_layout(a);
 	return 0;
 }
 
@@ -220,24 +162,6 @@ static int add_id(struct p2d_reader *r, uint64_t id, uint32_t attr)
 	return 0;
 }
 
-/* Where the event id sits, from the first attr (perf requires all to agree) */
-static void id_positions(struct p2d_reader *r)
-{
-	uint64_t st = r->attrs[0].sample_type;
-
-	r->id_pos = -1;
-	r->is_pos = -1;
-	if (st & PERF_SAMPLE_IDENTIFIER) {
-		r->id_pos = 0;
-		r->is_pos = 8;
-	} else if (st & PERF_SAMPLE_ID) {
-		r->id_pos = 8 * __builtin_popcountll(st & (PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-							   PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR));
-		r->is_pos = 8 * (1 + __builtin_popcountll(st & (PERF_SAMPLE_STREAM_ID |
-								PERF_SAMPLE_CPU)));
-	}
-}
-
 /**
  * p2d_rd_add_attr - register an event and its sample ids
  * @r: reader
@@ -274,7 +198,7 @@ int p2d_rd_add_attr(struct p2d_reader *r, const struct p2d_attr *a, struct p2d_c
 		r->meta.has_clockid = true;
 		r->meta.clockid = a->clockid;
 	}
-	id_positions(r);
+	p2d_rd_id_positions(r->attrs[0].sample_type, &r->id_pos, &r->is_pos);
 	return 0;
 }
 

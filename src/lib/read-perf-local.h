@@ -5,8 +5,8 @@
  * Written from the kernel ABI (linux/perf_event.h) and perf's published
  * file format (tools/perf/Documentation/perf.data-file-format.txt).
  */
-#ifndef P2D_PERF_H
-#define P2D_PERF_H
+#ifndef P2D_READ_PERF_LOCAL_H
+#define P2D_READ_PERF_LOCAL_H
 
 #include <linux/perf_event.h>
 
@@ -122,7 +122,7 @@ struct p2d_attr {
 	int		off_raw;
 };
 
-struct p2d_rd_zstd;
+struct p2d_unzstd;
 
 /* A sample id looked up recently, and its attr */
 struct id_cached {
@@ -168,7 +168,7 @@ struct lost_cpu {
  * @last_progress: input offset of the last progress report
  * @id_cache: recently looked-up sample ids, by their low bits
  *	(events of several CPUs interleave, each CPU with its own ids)
- * @decomp: zstd state of compressed records, NULL until the first
+ * @zstd: the zstd stream of compressed records, NULL until the first
  * @lost: events lost per CPU, by the two kinds of records
  * @nr_lost: size of @lost
  * @warned_id: warned about a sample with an unknown id
@@ -204,7 +204,7 @@ struct p2d_reader {
 	uint64_t		records;
 	uint64_t		last_progress;
 	struct id_cached	id_cache[16];
-	struct p2d_rd_zstd	*decomp;
+	struct p2d_unzstd	*zstd;
 	struct lost_cpu		*lost;
 	uint32_t		nr_lost;
 	bool			warned_id;
@@ -215,6 +215,22 @@ struct p2d_reader {
 	bool			compressed;
 	uint64_t		rec_count[P2D_REC_MAX];
 	uint64_t		rec_unknown;
+};
+
+/**
+ * struct p2d_rd_sample - what a tracepoint needs of a PERF_RECORD_SAMPLE, or
+ * of the sample_id trailer of another record: decoded straight into the
+ * event handed to the sink (cpu, pid, tid, has_pid, ts, raw, len)
+ * @ev: the event
+ * @has_time: the sample has a timestamp
+ * @has_cpu: the sample has a CPU
+ * @has_chain: the sample has a call chain (not converted)
+ */
+struct p2d_rd_sample {
+	struct p2d_event	ev;
+	bool			has_time;
+	bool			has_cpu;
+	bool			has_chain;
 };
 
 /* Hand the tracing data (malloc()ed, given away) to the sink */
@@ -241,19 +257,28 @@ void p2d_rd_reader_release(struct p2d_reader *r) __hidden;
 struct p2d_attr *p2d_rd_attr_by_id(const struct p2d_reader *r, uint64_t id) __hidden;
 struct id_slot *p2d_rd_id_slot(const struct p2d_reader *r, uint64_t id) __hidden;
 
-/* read-perf-records.c */
-int p2d_rd_read_records(struct p2d_reader *r) __hidden;
+/* read-perf-records.c: the record handlers */
+int p2d_rd_dispatch(struct p2d_reader *r, struct p2d_cursor *c, uint32_t type, uint16_t misc,
+		    bool inner) __hidden;
 int p2d_rd_lost_excess(struct p2d_reader *r) __hidden;
 bool p2d_rd_record_handled(unsigned int type) __hidden;
 
+/* read-perf-layout.c */
+uint32_t p2d_rd_trailer_size(uint64_t st) __hidden;
+void p2d_rd_id_positions(uint64_t st, int *id_pos, int *is_pos) __hidden;
+void p2d_rd_layout(struct p2d_attr *a) __hidden;
+int p2d_rd_parse_sample(const struct p2d_attr *a, struct p2d_cursor *c,
+			struct p2d_rd_sample *s) __hidden;
+int p2d_rd_parse_fixed(const struct p2d_attr *a, const struct p2d_cursor *c,
+		       struct p2d_rd_sample *s) __hidden;
+int p2d_rd_parse_trailer(const struct p2d_attr *a, const struct p2d_cursor *rec,
+			 struct p2d_rd_sample *s) __hidden;
+
 /* read-perf-report.c */
 void p2d_rd_report_read(const struct p2d_reader *r) __hidden;
-int p2d_rd_dispatch(struct p2d_reader *r, struct p2d_cursor *c, uint32_t type, uint16_t misc,
-		  bool inner) __hidden;
 
-/* read-perf-zstd.c */
-int p2d_rd_zstd_feed(struct p2d_reader *r, const uint8_t *data, size_t len, uint64_t off) __hidden;
-size_t p2d_rd_zstd_pending(const struct p2d_reader *r) __hidden;
-void p2d_rd_zstd_free(struct p2d_reader *r) __hidden;
+/* read-perf-stream.c: the record stream */
+int p2d_rd_read_records(struct p2d_reader *r) __hidden;
+int p2d_rd_decompress(struct p2d_reader *r, const uint8_t *data, size_t len, uint64_t off) __hidden;
 
-#endif /* P2D_PERF_H */
+#endif /* P2D_READ_PERF_LOCAL_H */

@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The record stream of a perf.data: the data section of a file (and the
+ * data.N files of a perf record --threads directory), or the whole of a
+ * pipe-mode stream; the records inside compressed ones come out of a zstd
+ * stream (unzstd.c) and go the same way. Each record goes to its handler
+ * (read-perf-records.c). This is the import handler's entry point.
+ */
+#include <dirent.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "read-perf-local.h"
+#include "unzstd.h"
+
+#define PROGRESS_STEP		(1u << 20)	/* input bytes between progress reports */
+#define PROGRESS_RECORDS	256		/* ... or records */
+
+static int read_extra(struct p2d_reader *r, uint64_t pos)
+{
+	uint64_t n = r->extra;
+	uint8_t *blob;
+	int ret;
+
+	r->extra = 0;
+	if (r->data_end != UINT64_MAX && n > r->data_end - p2d_in_pos(r->in))
+		return p2d_error(r->d, pos, -EBADMSG, "record payload crosses the end of data");
+	if (!r->tracing_follows) {
+		ret = p2d_in_skip(r->in, n);
+		return ret ? p2d_error(r->d, pos, -EBADMSG, "truncated record payload") : 0;
+	}
+	r->tracing_follows = false;
+	if (n > P2D_MAX_TRACING)
+		return p2d_error(r->d, pos, -E2BIG, "tracing data of %llu bytes",
+				 (unsigned long long)n);
+	/* a file says what is left: allocate nothing for bytes that are not there */
+	if (r->in->seekable && (p2d_in_pos(r->in) > r->in->size ||
+				n > r->in->size - p2d_in_pos(r->in)))
+		return p2d_error(r->d, pos, -EBADMSG, "truncated tracing data");
+	blob = malloc(n ? n : 1);
+	if (!blob)
+		return -ENOMEM;
+	ret = p2d_in_read(r->in, blob, n);
+	if (ret) {
+		free(blob);
+		return p2d_error(r->d, pos, -EBADMSG, "truncated tracing data");
+	}
+	return p2d_rd_tracing(r, blob, n, pos);
+}
+
+/* A record that cannot be walked past: fatal inside a known data section */
+static int bad_record(struct p2d_reader *r, uint64_t pos, const char *what, unsigned int v)
+{
+	if (r->data_end == UINT64_MAX) {
+		p2d_warn(r->d, pos, "%s (%u): ignoring the rest of the input", what, v);
+		return 0;
+	}
+	return p2d_error(r->d, pos, -EBADMSG, "%s (%u)", what, v);
+}
+
+
+/*
+ * perf 6.16's COMPRESSED2 writer could overflow header.size (u16) for a
+ * record of nearly 64 KiB: it then wrote 0 or a wrapped size and no padding.
+ * The true size is 16 + data_size.
+ */
+static uint32_t compressed2_size(struct p2d_reader *r, uint32_t size, const uint8_t *p,
+				 size_t avail, uint64_t pos)
+{
+	uint64_t data_size;
+
+	if (avail < 16)
+		return size;
+	data_size = p2d_get64(p + 8, r->swap);
+	if (((16 + data_size + 7) & ~7ull) <= size || data_size > 65535 - 16)
+		return size;
+	if (!r->warned_c2) {
+		p2d_warn(r->d, pos, "COMPRESSED2 record with an overflowed size (perf 6.16"
+			 " bug): using its data size");
+		r->warned_c2 = true;
+	}
+	return (uint32_t)(16 + data_size);
+}
+
+/* A record header: struct perf_event_header { u32 type; u16 misc; u16 size; } */
+struct rec_header {
+	uint32_t	type;
+	uint16_t	misc;
+	uint32_t	size;
+};
+
+/*
+ * The header of the record at @p (@avail bytes there, at input offset @pos),
+ * in the input or in decompressed data alike. Returns false when @avail
+ * holds no header.
+ */
+static bool record_header(struct p2d_reader *r, const uint8_t *p, size_t avail, uint64_t pos,
+			  struct rec_header *h)
+{
+	if (avail < 8)
+		return false;
+	h->type = p2d_get32(p, r->swap);
+	h->misc = p2d_get16(p + 4, r->swap);
+	h->size = p2d_get16(p + 6, r->swap);
+	if (h->type == P2D_REC_COMPRESSED2)
+		h->size = compressed2_size(r, h->size, p, avail, pos);
+	return true;
+}
+
+/* The complete records of @n decompressed bytes; sets *@used to their size */
+static int walk_decompressed(struct p2d_reader *r, const uint8_t *p, size_t n, uint64_t off,
+			     size_t *used)
+{
+	struct rec_header h;
+	struct p2d_cursor c;
+	int ret;
+
+	*used = 0;
+	while (record_header(r, p + *used, n - *used, off, &h)) {
+		if (h.size < 8)
+			return p2d_error(r->d, off, -EBADMSG, "record of size %u in compressed data",
+					 h.size);
+		if (h.size > n - *used)
+			break;
+		p2d_cur_init(&c, p + *used, h.size, off, r->swap);
+		ret = p2d_rd_dispatch(r, &c, h.type, h.misc, true);
+		if (ret)
+			return ret;
+		*used += h.size;
+	}
+	return 0;
+}
+
+/**
+ * p2d_rd_decompress - the records in the zstd data of a compressed record
+ * @r: reader
+ * @data: zstd data
+ * @len: its size
+ * @off: input offset of the compressed record, for messages
+ *
+ * All compressed records of a file form one zstd stream (unzstd.c), whose
+ * records may continue from one compressed record into the next.
+ *
+ * Returns 0 or a negative errno (message recorded).
+ */
+int p2d_rd_decompress(struct p2d_reader *r, const uint8_t *data, size_t len, uint64_t off)
+{
+	const char *why = "";
+	const uint8_t *p;
+	size_t n, used;
+	int ret;
+
+	r->compressed = true;
+	if (!r->zstd && !(r->zstd = p2d_unzstd_new()))
+		return -ENOMEM;
+	p2d_unzstd_input(r->zstd, data, len);
+	while ((ret = p2d_unzstd_fill(r->zstd, &why)) > 0) {
+		p = p2d_unzstd_data(r->zstd, &n);
+		ret = walk_decompressed(r, p, n, off, &used);
+		if (ret)
+			return ret;
+		p2d_unzstd_consume(r->zstd, used);
+	}
+	if (ret == -EBADMSG)
+		return p2d_error(r->d, off, ret, "zstd: %s", why);
+	return ret;
+}
+
+/* Decompressed bytes of an unfinished record */
+static size_t zstd_pending(const struct p2d_reader *r)
+{
+	size_t n = 0;
+
+	if (r->zstd)
+		p2d_unzstd_data(r->zstd, &n);
+	return n;
+}
+
+/**
+ * p2d_rd_read_records - read every record of the data section (or stream)
+ * @r: reader positioned at the first record
+ *
+ * A record cut by the end of the file ends the data with a warning.
+ *
+ * Returns 0 or a negative errno (message recorded).
+ */
+int p2d_rd_read_records(struct p2d_reader *r)
+{
+	struct p2d_input *in = r->in;
+	struct rec_header h;
+	struct p2d_cursor c;
+	const uint8_t *p;
+	uint64_t pos;
+	int ret;
+
+	for (;;) {
+		pos = p2d_in_pos(in);
+		if (pos >= r->data_end)
+			break;
+		ret = p2d_in_peek(in, 16, &p);
+		if (ret == -ENODATA)
+			ret = p2d_in_peek(in, 8, &p);
+		if (ret == -ENODATA) {
+			if (in->end > in->start)
+				p2d_warn(r->d, pos, "input ends inside a record header");
+			break;
+		}
+		if (ret)
+			return p2d_error(r->d, pos, ret, "read error: %s", strerror(-ret));
+		record_header(r, p, in->end - in->start, pos, &h);
+		if (h.size < 8)
+			return bad_record(r, pos, "record size below 8", h.size);
+		if (h.size > r->data_end - pos)
+			return bad_record(r, pos, "record crosses the end of the data section", h.size);
+		ret = p2d_in_peek(in, h.size, &p);
+		if (ret == -ENODATA) {
+			if (h.type >= 256)
+				p2d_warn(r->d, pos, "%zu bytes at the end are not a record"
+					 " (trailing garbage): ignored", in->end - in->start);
+			else
+				p2d_warn(r->d, pos, "input ends inside a record of type %u (%zu"
+					 " of %u bytes; truncated): ignored", h.type,
+					 in->end - in->start, h.size);
+			break;
+		}
+		if (ret)
+			return p2d_error(r->d, pos, ret, "read error: %s", strerror(-ret));
+		p2d_cur_init(&c, p, h.size, pos, r->swap);
+		ret = p2d_rd_dispatch(r, &c, h.type, h.misc, false);
+		if (ret)
+			return ret;
+		p2d_in_consume(in, h.size);
+		if (r->extra) {
+			ret = read_extra(r, pos);
+			if (ret)
+				return ret;
+		}
+		if (pos - r->last_progress >= PROGRESS_STEP || !(r->records % PROGRESS_RECORDS)) {
+			r->last_progress = pos;
+			r->sink->ops->progress(r->sink->ctx, pos, r->in->size);
+		}
+	}
+	return 0;
+}
+
+static bool rd_probe(const uint8_t *buf, size_t len)
+{
+	return p2d_perf_magic(buf, len);
+}
+
+/* "data.N" files of a perf record --threads directory, in N order */
+static int is_data_n(const struct dirent *d)
+{
+	const char *p = d->d_name;
+
+	if (strncmp(p, "data.", 5) || !p[5])
+		return 0;
+	for (p += 5; *p; p++)
+		if (*p < '0' || *p > '9')
+			return 0;
+	return 1;
+}
+
+static int cmp_data_n(const struct dirent **a, const struct dirent **b)
+{
+	unsigned long x = strtoul((*a)->d_name + 5, NULL, 10);
+	unsigned long y = strtoul((*b)->d_name + 5, NULL, 10);
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Each file of a compressed (-z) --threads directory is a zstd stream of its
+ * own: the state of one does not carry over into the next.
+ */
+static void end_decomp_stream(struct p2d_reader *r)
+{
+	if (zstd_pending(r))
+		p2d_warn(r->d, p2d_in_pos(r->in), "compressed data ends inside a record (%zu"
+			 " bytes): ignored", zstd_pending(r));
+	p2d_unzstd_free(r->zstd);
+	r->zstd = NULL;
+}
+
+static int read_dir_file(struct p2d_reader *r, const char *dir, const char *name)
+{
+	struct p2d_input *main_in = r->in, sub;
+	char *path;
+	int ret;
+
+	if (asprintf(&path, "%s/%s", dir, name) < 0)
+		return -ENOMEM;
+	ret = p2d_in_open(&sub, path, -1);
+	if (ret) {
+		ret = p2d_error(r->d, P2D_NO_OFFSET, ret, "%s: %s", path, strerror(-ret));
+	} else {
+		sub.label = name;
+		r->in = &sub;
+		r->d->label = name;
+		r->d->name = path;
+		r->data_end = UINT64_MAX;
+		r->last_progress = 0;
+		ret = p2d_rd_read_records(r);
+		if (!ret)
+			end_decomp_stream(r);
+		r->stats->input_bytes += p2d_in_total(&sub);
+		r->in = main_in;
+		r->d->label = NULL;
+		r->d->name = main_in->name;
+	}
+	p2d_in_close(&sub);
+	free(path);
+	return ret;
+}
+
+/*
+ * perf record --threads writes one file per thread: "data" holds the header
+ * and the main thread's records, "data.N" only records. Each CPU's ring
+ * buffer is read by one thread, so each CPU's events are in one file, in
+ * order: reading the files one after the other keeps every CPU in order.
+ */
+static int read_dir_files(struct p2d_reader *r)
+{
+	struct dirent **list;
+	char *copy, *dir;
+	int i, n, ret = 0;
+
+	if (!r->in->seekable || !strcmp(r->in->name, "<stdin>")) {
+		p2d_warn(r->d, P2D_NO_OFFSET, "this recording continues in data.N files of its"
+			 " directory (perf record --threads): give the directory to read them");
+		return 0;
+	}
+	copy = strdup(r->in->name);
+	if (!copy)
+		return -ENOMEM;
+	dir = dirname(copy);
+	n = scandir(dir, &list, is_data_n, cmp_data_n);
+	if (n < 0) {
+		ret = p2d_error(r->d, P2D_NO_OFFSET, -errno, "%s: %s", dir, strerror(errno));
+		free(copy);
+		return ret;
+	}
+	end_decomp_stream(r);
+	for (i = 0; i < n; i++) {
+		if (!ret)
+			ret = read_dir_file(r, dir, list[i]->d_name);
+		free(list[i]);
+	}
+	free(list);
+	free(copy);
+	return ret;
+}
+
+static int rd_read(struct p2d_input *in, const struct p2d_sink *sink, struct p2d_diag *d,
+		   struct p2d_read_stats *stats)
+{
+	struct p2d_reader r;
+	int ret;
+
+	memset(&r, 0, sizeof(r));
+	memset(stats, 0, sizeof(*stats));
+	r.sink = sink;
+	r.d = d;
+	r.stats = stats;
+	r.in = in;
+	r.id_pos = r.is_pos = -1;
+	d->name = in->name;
+	ret = p2d_rd_read_file_header(&r);
+	if (!ret)
+		ret = p2d_rd_read_records(&r);
+	if (!ret && !r.pipe && (r.feat[P2D_FEAT_DIR_FORMAT / 64] >> (P2D_FEAT_DIR_FORMAT % 64)) & 1)
+		ret = read_dir_files(&r);
+	if (!ret)
+		ret = p2d_rd_lost_excess(&r);
+	if (!ret)
+		end_decomp_stream(&r);
+	if (!ret)
+		p2d_rd_report_read(&r);
+	stats->input_bytes += p2d_in_total(in);
+	p2d_unzstd_free(r.zstd);
+	p2d_rd_reader_release(&r);
+	return ret;
+}
+
+const struct p2d_import p2d_import_perf = {
+	.name	= "perf.data",
+	.probe	= rd_probe,
+	.read	= rd_read,
+};
