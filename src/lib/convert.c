@@ -1,358 +1,24 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The conversion (p2d_convert() of perf2dat.h): an import handler reads the
- * recording and feeds the sink below (metadata, tracing data, events,
- * losses, side-band records); events pass the selection, then the reorder
- * queue into per-CPU pages, side-band records name the tasks; at the end
- * the writer turns metadata and pages into the trace.dat.
+ * recording and feeds the conversion's sink (conv-sink.c): events pass the
+ * selection, then the reorder queue into per-CPU pages, side-band records
+ * name the tasks; at the end the writer turns metadata and pages into the
+ * trace.dat.
  */
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 #include <sys/stat.h>
 
-#include <event-parse.h>
-
+#include "conv.h"
 #include "read-perf.h"
-#include "reorder.h"
-#include "select.h"
-#include "write.h"
 
 #define TASK_BYTES	24	/* a task's line in the output, about */
 #define FIXED_BYTES	1024	/* the output's headers and options, about */
-#define CANCEL_EVERY	256	/* events between looks at &p2d_options cancel */
 
 static const struct p2d_import *const importers[] = {
 	&p2d_import_perf,
 };
-
-/**
- * struct p2d_conv - state of one conversion
- * @opts: the caller's options
- * @sum: the caller's summary
- * @diag: diagnostics (the first error goes to @sum->error)
- * @names: the caller's &p2d_name_fn
- * @meta: recording metadata, as the reader gave it
- * @tracing: parsed tracing data, NULL until seen
- * @select: the selection
- * @tasks: pid -> comm
- * @queue: reorder queue
- * @cpus: per-CPU page streams, NULL until the tracing data is known
- * @stats: what the reader counted
- * @data_dir: where the large temporary files go
- * @dir_data: for a directory input, the path of its "data" file
- * @swap_payload: payloads are in the other byte order (converted to ours)
- * @scratch: a payload being swapped
- * @resolved: the selection was resolved, at the first event
- * @events_read: tracepoint events the reader delivered
- * @done: input bytes read, as last reported
- * @total: input size, as last reported
- * @kallsyms_bytes: size of the --kallsyms file
- * @unknown_warned: warned about an event id missing from the formats
- * @swap_warned: warned about an event that cannot be swapped
- * @big_warned: warned about an event too large for a page
- */
-struct p2d_conv {
-	const struct p2d_options	*opts;
-	struct p2d_summary		*sum;
-	struct p2d_diag			diag;
-	struct p2d_names		names;
-	struct p2d_meta			meta;
-	struct p2d_tracing		*tracing;
-	struct p2d_select		*select;
-	struct p2d_tasks		*tasks;
-	struct p2d_reorder		*queue;
-	struct p2d_cpufiles		*cpus;
-	struct p2d_read_stats		stats;
-	const char			*data_dir;
-	char				*dir_data;
-	bool				swap_payload;
-	uint8_t				*scratch;
-	bool				resolved;
-	uint64_t			events_read;
-	uint64_t			done;
-	uint64_t			total;
-	uint64_t			kallsyms_bytes;
-	bool				unknown_warned;
-	bool				swap_warned;
-	bool				big_warned;
-};
-
-/**
- * p2d_options_init - fill @opts with the defaults
- * @opts: options to initialize
- */
-void p2d_options_init(struct p2d_options *opts)
-{
-	memset(opts, 0, sizeof(*opts));
-	opts->output = "trace.dat";
-	opts->output_fd = -1;
-	opts->file_version = 7;
-	opts->log_level = P2D_LOG_WARN;
-}
-
-/**
- * p2d_is_perf_data - does @buf start like a perf.data file?
- * @buf: the first bytes of a file
- * @len: bytes available in @buf
- */
-bool p2d_is_perf_data(const void *buf, size_t len)
-{
-	return p2d_perf_magic(buf, len);
-}
-
-static bool file_is_perf(const char *path)
-{
-	unsigned char magic[8];
-	bool perf = false;
-	struct stat st;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return false;
-	/* pread: nothing is consumed, and a pipe or terminal fails here */
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	    pread(fd, magic, sizeof(magic), 0) == (ssize_t)sizeof(magic))
-		perf = p2d_perf_magic(magic, sizeof(magic));
-	close(fd);
-	return perf;
-}
-
-/**
- * p2d_is_perf_path - is @path a perf.data recording?
- * @path: a file, or a perf record --threads directory
- */
-bool p2d_is_perf_path(const char *path)
-{
-	struct stat st;
-	char *data;
-	bool perf;
-
-	if (stat(path, &st) || !S_ISDIR(st.st_mode))
-		return file_is_perf(path);
-	if (asprintf(&data, "%s/data", path) < 0)
-		return false;
-	perf = file_is_perf(data);
-	free(data);
-	return perf;
-}
-
-/**
- * p2d_version - the library version string
- */
-const char *p2d_version(void)
-{
-	return PACKAGE_VERSION;
-}
-
-/* ------------------------------------------------------------------------ */
-/* The sink the import handler feeds                                        */
-
-static int cancelled(struct p2d_conv *cv)
-{
-	if (!cv->opts->cancel || !*cv->opts->cancel)
-		return 0;
-	return p2d_error(&cv->diag, P2D_NO_OFFSET, -ECANCELED, "cancelled");
-}
-
-static int sink_meta(void *ctx, const struct p2d_meta *m)
-{
-	struct p2d_conv *cv = ctx;
-
-	return p2d_meta_copy(&cv->meta, m);
-}
-
-static int sink_tracing(void *ctx, uint8_t *blob, size_t len, uint64_t off)
-{
-	struct p2d_conv *cv = ctx;
-	const struct p2d_tracing *t;
-	int ret;
-
-	if (cv->tracing) {
-		p2d_warn(&cv->diag, off, "second tracing data ignored");
-		free(blob);
-		return 0;
-	}
-	ret = p2d_tracing_parse(&cv->diag, blob, len, off, cv->opts->isolate_formats,
-				&cv->tracing);
-	if (ret)
-		return ret;
-	t = cv->tracing;
-	/* the output is in this host's byte order: payloads are swapped if needed */
-	cv->swap_payload = t->big_endian != p2d_host_big_endian();
-	if (cv->swap_payload && !(cv->scratch = malloc(65536)))
-		return -ENOMEM;
-	cv->cpus = p2d_cpufiles_new(cv->data_dir, t->page_size, t->long_size,
-				    p2d_host_big_endian(), &cv->diag);
-	if (!cv->cpus)
-		return -ENOMEM;
-	return p2d_tasks_parse_cmdlines(cv->tasks, t->cmdlines.data, t->cmdlines.len);
-}
-
-static void report_progress(struct p2d_conv *cv)
-{
-	if (cv->opts->progress)
-		cv->opts->progress(cv->opts->progress_ctx, cv->done, cv->total, cv->events_read);
-}
-
-/* An event the formats cannot describe: counted, and said once */
-static int skip_event(struct p2d_conv *cv, const struct p2d_event *ev, bool *warned,
-		      const char *msg, unsigned int id)
-{
-	cv->sum->dropped++;
-	if (!*warned)
-		p2d_warn(&cv->diag, ev->off, "%s (event id %u)", msg, id);
-	*warned = true;
-	return 0;
-}
-
-static int queue_event(struct p2d_conv *cv, const struct p2d_event *ev, const uint8_t *raw)
-{
-	int ret = p2d_reorder_add(cv->queue, ev->cpu, ev->ts, raw, ev->len);
-
-	if (ret)
-		return p2d_error(&cv->diag, ev->off, ret, "queueing an event: %s", strerror(-ret));
-	return 0;
-}
-
-static int sink_event(void *ctx, const struct p2d_event *ev)
-{
-	struct p2d_conv *cv = ctx;
-	uint16_t id;
-	int ret;
-
-	if (!(++cv->events_read % CANCEL_EVERY)) {
-		ret = cancelled(cv);
-		if (ret)
-			return ret;
-	}
-	if (!cv->tracing)
-		return p2d_error(&cv->diag, ev->off, -EBADMSG,
-				 "tracepoint sample before the tracing data (event formats)");
-	if (!cv->resolved) {
-		cv->resolved = true;
-		ret = p2d_select_resolve(cv->select, &cv->diag, &cv->meta, cv->tracing->tep,
-					 ev->has_pid);
-		if (ret)
-			return ret;
-	}
-	if (ev->cpu >= P2D_MAX_CPUS)
-		return p2d_error(&cv->diag, ev->off, -ERANGE, "sample for CPU %u", ev->cpu);
-	id = ev->len >= 2 ? p2d_get16(ev->raw, cv->swap_payload) : 0;
-	if (!p2d_select_keep(cv->select, ev, id)) {
-		cv->sum->filtered++;
-		return 0;
-	}
-	if (ev->len < 8 || !p2d_tracing_has_event(cv->tracing, id))
-		return skip_event(cv, ev, &cv->unknown_warned, "tracepoint sample of an event"
-				  " missing from the formats skipped", id);
-	if (!cv->swap_payload)
-		return queue_event(cv, ev, ev->raw);
-	memcpy(cv->scratch, ev->raw, ev->len);
-	if (p2d_swap_payload(cv->tracing->tep, cv->scratch, ev->len))
-		return skip_event(cv, ev, &cv->swap_warned, "an event without a usable format"
-				  " to convert its byte order skipped", id);
-	return queue_event(cv, ev, cv->scratch);
-}
-
-static int sink_lost(void *ctx, uint32_t cpu, uint64_t ts, uint64_t count)
-{
-	struct p2d_conv *cv = ctx;
-
-	cv->sum->lost += count;
-	if (cpu >= P2D_MAX_CPUS || !count || !p2d_select_lost(cv->select, &cv->meta, cpu, ts))
-		return 0;
-	return p2d_reorder_add_lost(cv->queue, cpu, ts, count);
-}
-
-static int sink_round(void *ctx)
-{
-	struct p2d_conv *cv = ctx;
-	int ret = cancelled(cv);
-
-	return ret ? ret : p2d_reorder_round(cv->queue);
-}
-
-static int sink_side(void *ctx, const struct p2d_side *rec, uint64_t off)
-{
-	struct p2d_conv *cv = ctx;
-	int ret = p2d_reorder_add_side(cv->queue, rec);
-
-	if (ret)
-		return p2d_error(&cv->diag, off, ret, "queueing a side-band record: %s",
-				 strerror(-ret));
-	return 0;
-}
-
-static void sink_progress(void *ctx, uint64_t done, uint64_t total)
-{
-	struct p2d_conv *cv = ctx;
-
-	cv->done = done;
-	cv->total = total;
-	report_progress(cv);
-}
-
-static const struct p2d_sink_ops sink_ops = {
-	.meta		= sink_meta,
-	.tracing	= sink_tracing,
-	.event		= sink_event,
-	.lost		= sink_lost,
-	.round		= sink_round,
-	.side		= sink_side,
-	.progress	= sink_progress,
-};
-
-/* ------------------------------------------------------------------------ */
-/* What leaves the reorder queue                                            */
-
-/* Events in per-CPU time order, with the side-band records in between */
-static int emit_event(void *ctx, uint32_t cpu, uint64_t ts, const uint8_t *data, uint64_t len)
-{
-	struct p2d_conv *cv = ctx;
-	int ret;
-
-	if (!cv->cpus)
-		return 0;	/* a loss before any format: counted only */
-	/* common_pid, at offset 4 of every event; payloads are in our byte order */
-	if (data && len >= 8)
-		p2d_tasks_seen(cv->tasks, p2d_get32(data + 4, false));
-	ret = p2d_cpufiles_event(cv->cpus, cpu, ts, data, len);
-	if (ret != -E2BIG) {
-		cv->sum->events += data && !ret;
-		return ret;
-	}
-	cv->sum->dropped++;
-	if (!cv->big_warned)
-		p2d_warn(&cv->diag, P2D_NO_OFFSET, "an event of %llu bytes does not fit a %u-byte"
-			 " ring-buffer page: skipped", (unsigned long long)len,
-			 p2d_cpufiles_page_size(cv->cpus));
-	cv->big_warned = true;
-	return 0;
-}
-
-/* A side-band record, in time order: names go to the task table */
-static int emit_side(void *ctx, const struct p2d_side *rec)
-{
-	struct p2d_conv *cv = ctx;
-	int ret = 0;
-
-	switch (rec->kind) {
-	case P2D_SIDE_COMM:
-		ret = p2d_tasks_set(cv->tasks, rec->tid, rec->comm, sizeof(rec->comm), false);
-		break;
-	case P2D_SIDE_FORK:
-		ret = p2d_tasks_fork(cv->tasks, rec->tid, rec->parent);
-		break;
-	default:
-		break;
-	}
-	return ret == -ENOSPC ? 0 : ret;
-}
-
-/* ------------------------------------------------------------------------ */
 
 static int check_options(struct p2d_conv *cv)
 {
@@ -376,7 +42,7 @@ static int check_options(struct p2d_conv *cv)
 
 static int read_input(struct p2d_conv *cv, struct p2d_input *in)
 {
-	const struct p2d_sink sink = { &sink_ops, cv };
+	const struct p2d_sink sink = { &p2d_conv_sink, cv };
 	const uint8_t *head;
 	size_t i;
 	int ret;
@@ -448,7 +114,7 @@ static int finish_events(struct p2d_conv *cv)
 			 " trace.dat has no events");
 	if (cv->opts->tod && !p2d_tod_offset(&cv->meta, &off))
 		return p2d_no_tod(&cv->diag);
-	return cancelled(cv);
+	return p2d_conv_cancelled(cv);
 }
 
 static void fill_summary(struct p2d_conv *cv, int out_fd)
@@ -521,7 +187,7 @@ static int convert(struct p2d_conv *cv, struct p2d_input *in, struct p2d_out *ou
 	if (!ret)
 		ret = write_output(cv, out_fd);
 	if (!ret)
-		ret = cancelled(cv);
+		ret = p2d_conv_cancelled(cv);
 	if (!ret && o->output)
 		ret = p2d_out_commit(&cv->diag, out, o->force);
 	if (!ret)
@@ -595,7 +261,7 @@ int p2d_convert(const struct p2d_options *opts, struct p2d_summary *sum)
 		goto out;
 	cv.data_dir = opts->output ? out.dir : p2d_tmp_dir();
 	cv.tasks = p2d_tasks_alloc();
-	cv.queue = p2d_reorder_new(emit_event, emit_side, &cv);
+	cv.queue = p2d_reorder_new(p2d_conv_emit_event, p2d_conv_emit_side, &cv);
 	if (!cv.tasks || !cv.queue)
 		ret = -ENOMEM;
 	else

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The sink a conversion gives its import handler (sink.h): events pass the
+ * selection and go, in the recording's byte order made ours, to the reorder
+ * queue; side-band records go there too; what leaves the queue goes to the
+ * per-CPU pages and the task table.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "conv.h"
+
+#define CANCEL_EVERY	256	/* events between looks at &p2d_options cancel */
+
+/**
+ * p2d_conv_cancelled - has the caller asked to stop (&p2d_options cancel)?
+ * @cv: conversion
+ *
+ * Returns 0, or -ECANCELED (message recorded).
+ */
+int p2d_conv_cancelled(struct p2d_conv *cv)
+{
+	if (!cv->opts->cancel || !*cv->opts->cancel)
+		return 0;
+	return p2d_error(&cv->diag, P2D_NO_OFFSET, -ECANCELED, "cancelled");
+}
+
+static int sink_meta(void *ctx, const struct p2d_meta *m)
+{
+	struct p2d_conv *cv = ctx;
+
+	return p2d_meta_copy(&cv->meta, m);
+}
+
+static int sink_tracing(void *ctx, uint8_t *blob, size_t len, uint64_t off)
+{
+	struct p2d_conv *cv = ctx;
+	const struct p2d_tracing *t;
+	int ret;
+
+	if (cv->tracing) {
+		p2d_warn(&cv->diag, off, "second tracing data ignored");
+		free(blob);
+		return 0;
+	}
+	ret = p2d_tracing_parse(&cv->diag, blob, len, off, cv->opts->isolate_formats,
+				&cv->tracing);
+	if (ret)
+		return ret;
+	t = cv->tracing;
+	/* the output is in this host's byte order: payloads are swapped if needed */
+	cv->swap_payload = t->big_endian != p2d_host_big_endian();
+	if (cv->swap_payload && !(cv->scratch = malloc(65536)))
+		return -ENOMEM;
+	cv->cpus = p2d_cpufiles_new(cv->data_dir, t->page_size, t->long_size,
+				    p2d_host_big_endian(), &cv->diag);
+	if (!cv->cpus)
+		return -ENOMEM;
+	return p2d_tasks_parse_cmdlines(cv->tasks, t->cmdlines.data, t->cmdlines.len);
+}
+
+static void report_progress(struct p2d_conv *cv)
+{
+	if (cv->opts->progress)
+		cv->opts->progress(cv->opts->progress_ctx, cv->done, cv->total, cv->events_read);
+}
+
+/* An event the formats cannot describe: counted, and said once */
+static int skip_event(struct p2d_conv *cv, const struct p2d_event *ev, bool *warned,
+		      const char *msg, unsigned int id)
+{
+	cv->sum->dropped++;
+	if (!*warned)
+		p2d_warn(&cv->diag, ev->off, "%s (event id %u)", msg, id);
+	*warned = true;
+	return 0;
+}
+
+static int queue_event(struct p2d_conv *cv, const struct p2d_event *ev, const uint8_t *raw)
+{
+	int ret = p2d_reorder_add(cv->queue, ev->cpu, ev->ts, raw, ev->len);
+
+	if (ret)
+		return p2d_error(&cv->diag, ev->off, ret, "queueing an event: %s", strerror(-ret));
+	return 0;
+}
+
+static int sink_event(void *ctx, const struct p2d_event *ev)
+{
+	struct p2d_conv *cv = ctx;
+	uint16_t id;
+	int ret;
+
+	if (!(++cv->events_read % CANCEL_EVERY)) {
+		ret = p2d_conv_cancelled(cv);
+		if (ret)
+			return ret;
+	}
+	if (!cv->tracing)
+		return p2d_error(&cv->diag, ev->off, -EBADMSG,
+				 "tracepoint sample before the tracing data (event formats)");
+	if (!cv->resolved) {
+		cv->resolved = true;
+		ret = p2d_select_resolve(cv->select, &cv->diag, &cv->meta, cv->tracing->tep,
+					 ev->has_pid);
+		if (ret)
+			return ret;
+	}
+	if (ev->cpu >= P2D_MAX_CPUS)
+		return p2d_error(&cv->diag, ev->off, -ERANGE, "sample for CPU %u", ev->cpu);
+	id = ev->len >= 2 ? p2d_get16(ev->raw, cv->swap_payload) : 0;
+	if (!p2d_select_keep(cv->select, ev, id)) {
+		cv->sum->filtered++;
+		return 0;
+	}
+	if (ev->len < 8 || !p2d_tracing_has_event(cv->tracing, id))
+		return skip_event(cv, ev, &cv->unknown_warned, "tracepoint sample of an event"
+				  " missing from the formats skipped", id);
+	if (!cv->swap_payload)
+		return queue_event(cv, ev, ev->raw);
+	memcpy(cv->scratch, ev->raw, ev->len);
+	if (p2d_swap_payload(cv->tracing->tep, cv->scratch, ev->len))
+		return skip_event(cv, ev, &cv->swap_warned, "an event without a usable format"
+				  " to convert its byte order skipped", id);
+	return queue_event(cv, ev, cv->scratch);
+}
+
+static int sink_lost(void *ctx, uint32_t cpu, uint64_t ts, uint64_t count)
+{
+	struct p2d_conv *cv = ctx;
+
+	cv->sum->lost += count;
+	if (cpu >= P2D_MAX_CPUS || !count || !p2d_select_lost(cv->select, &cv->meta, cpu, ts))
+		return 0;
+	return p2d_reorder_add_lost(cv->queue, cpu, ts, count);
+}
+
+static int sink_round(void *ctx)
+{
+	struct p2d_conv *cv = ctx;
+	int ret = p2d_conv_cancelled(cv);
+
+	return ret ? ret : p2d_reorder_round(cv->queue);
+}
+
+static int sink_side(void *ctx, const struct p2d_side *rec, uint64_t off)
+{
+	struct p2d_conv *cv = ctx;
+	int ret = p2d_reorder_add_side(cv->queue, rec);
+
+	if (ret)
+		return p2d_error(&cv->diag, off, ret, "queueing a side-band record: %s",
+				 strerror(-ret));
+	return 0;
+}
+
+static void sink_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct p2d_conv *cv = ctx;
+
+	cv->done = done;
+	cv->total = total;
+	report_progress(cv);
+}
+
+const struct p2d_sink_ops p2d_conv_sink = {
+	.meta		= sink_meta,
+	.tracing	= sink_tracing,
+	.event		= sink_event,
+	.lost		= sink_lost,
+	.round		= sink_round,
+	.side		= sink_side,
+	.progress	= sink_progress,
+};
+
+/* ------------------------------------------------------------------------ */
+/* What leaves the reorder queue                                            */
+
+/**
+ * p2d_conv_emit_event - an event (or lost mark) leaves the reorder queue
+ * @ctx: the conversion
+ * @cpu: CPU
+ * @ts: timestamp
+ * @data: payload, or NULL for a lost mark
+ * @len: payload bytes, or the lost count
+ *
+ * In per-CPU time order, with the side-band records in between.
+ *
+ * Returns 0 or a negative errno (message recorded).
+ */
+int p2d_conv_emit_event(void *ctx, uint32_t cpu, uint64_t ts, const uint8_t *data, uint64_t len)
+{
+	struct p2d_conv *cv = ctx;
+	int ret;
+
+	if (!cv->cpus)
+		return 0;	/* a loss before any format: counted only */
+	/* common_pid, at offset 4 of every event; payloads are in our byte order */
+	if (data && len >= 8)
+		p2d_tasks_seen(cv->tasks, p2d_get32(data + 4, false));
+	ret = p2d_cpufiles_event(cv->cpus, cpu, ts, data, len);
+	if (ret != -E2BIG) {
+		cv->sum->events += data && !ret;
+		return ret;
+	}
+	cv->sum->dropped++;
+	if (!cv->big_warned)
+		p2d_warn(&cv->diag, P2D_NO_OFFSET, "an event of %llu bytes does not fit a %u-byte"
+			 " ring-buffer page: skipped", (unsigned long long)len,
+			 p2d_cpufiles_page_size(cv->cpus));
+	cv->big_warned = true;
+	return 0;
+}
+
+/**
+ * p2d_conv_emit_side - a side-band record leaves the reorder queue
+ * @ctx: the conversion
+ * @rec: the record; names go to the task table
+ *
+ * Returns 0 or a negative errno.
+ */
+int p2d_conv_emit_side(void *ctx, const struct p2d_side *rec)
+{
+	struct p2d_conv *cv = ctx;
+	int ret = 0;
+
+	switch (rec->kind) {
+	case P2D_SIDE_COMM:
+		ret = p2d_tasks_set(cv->tasks, rec->tid, rec->comm, sizeof(rec->comm), false);
+		break;
+	case P2D_SIDE_FORK:
+		ret = p2d_tasks_fork(cv->tasks, rec->tid, rec->parent);
+		break;
+	default:
+		break;
+	}
+	return ret == -ENOSPC ? 0 : ret;
+}

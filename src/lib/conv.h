@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* One conversion: its state (convert.c runs it, conv-sink.c is its sink) */
+#ifndef P2D_CONV_H
+#define P2D_CONV_H
+
+#include "reorder.h"
+#include "select.h"
+#include "write.h"
+
+/**
+ * struct p2d_conv - state of one conversion
+ * @opts: the caller's options
+ * @sum: the caller's summary
+ * @diag: diagnostics (the first error goes to @sum->error)
+ * @names: the caller's &p2d_name_fn
+ * @meta: recording metadata, as the reader gave it
+ * @tracing: parsed tracing data, NULL until seen
+ * @select: the selection
+ * @tasks: pid -> comm
+ * @queue: reorder queue
+ * @cpus: per-CPU page streams, NULL until the tracing data is known
+ * @stats: what the reader counted
+ * @data_dir: where the large temporary files go
+ * @dir_data: for a directory input, the path of its "data" file
+ * @swap_payload: payloads are in the other byte order (converted to ours)
+ * @scratch: a payload being swapped
+ * @resolved: the selection was resolved, at the first event
+ * @events_read: tracepoint events the reader delivered
+ * @done: input bytes read, as last reported
+ * @total: input size, as last reported
+ * @kallsyms_bytes: size of the --kallsyms file
+ * @unknown_warned: warned about an event id missing from the formats
+ * @swap_warned: warned about an event that cannot be swapped
+ * @big_warned: warned about an event too large for a page
+ */
+struct p2d_conv {
+	const struct p2d_options	*opts;
+	struct p2d_summary		*sum;
+	struct p2d_diag			diag;
+	struct p2d_names		names;
+	struct p2d_meta			meta;
+	struct p2d_tracing		*tracing;
+	struct p2d_select		*select;
+	struct p2d_tasks		*tasks;
+	struct p2d_reorder		*queue;
+	struct p2d_cpufiles		*cpus;
+	struct p2d_read_stats		stats;
+	const char			*data_dir;
+	char				*dir_data;
+	bool				swap_payload;
+	uint8_t				*scratch;
+	bool				resolved;
+	uint64_t			events_read;
+	uint64_t			done;
+	uint64_t			total;
+	uint64_t			kallsyms_bytes;
+	bool				unknown_warned;
+	bool				swap_warned;
+	bool				big_warned;
+};
+
+extern const struct p2d_sink_ops p2d_conv_sink __hidden;
+int p2d_conv_emit_event(void *ctx, uint32_t cpu, uint64_t ts, const uint8_t *data,
+			uint64_t len) __hidden;
+int p2d_conv_emit_side(void *ctx, const struct p2d_side *rec) __hidden;
+int p2d_conv_cancelled(struct p2d_conv *cv) __hidden;
+
+#endif /* P2D_CONV_H */
