@@ -41,6 +41,14 @@
 /* The trace.dat format name libkshark gives its own streams. */
 #define KS_P2D_TEP	"tep data"
 
+/* The input plugin interface libkshark looks up by name (libkshark-plugin.h) */
+KS_P2D_EXPORT bool KSHARK_INPUT_CHECK(const char *file);
+KS_P2D_EXPORT const char *KSHARK_INPUT_FORMAT(void);
+KS_P2D_EXPORT int KSHARK_INPUT_INITIALIZER(struct kshark_data_stream *stream);
+KS_P2D_EXPORT int KSHARK_INPUT_DEINITIALIZER(struct kshark_data_stream *stream);
+
+static void report(const char *file, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 static void report(const char *file, const char *fmt, ...)
 {
 	char msg[512];

@@ -21,6 +21,9 @@ static void default_log(enum p2d_log_level level, const char *msg)
 }
 
 static void vlog(const struct p2d_diag *d, enum p2d_log_level level, const char *fmt,
+		 va_list ap) P2D_PRINTF(3, 0);
+
+static void vlog(const struct p2d_diag *d, enum p2d_log_level level, const char *fmt,
 		 va_list ap)
 {
 	char msg[1024];

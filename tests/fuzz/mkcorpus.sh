@@ -1,15 +1,33 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# mkcorpus.sh DATA REGRESS CORPUS: the fuzzer's seed corpus. Every recording
-# of DATA (file and pipe mode, zstd, lost events...), the files of the
-# perf record --threads directory (its "data" file has the header, data.N
-# are bare records), the regression inputs of REGRESS, a few short heads of
-# the pipe-mode recordings (small inputs mutate faster), and big-endian and
-# 32-bit twins of some.
+# mkcorpus.sh KIND DATA REGRESS CORPUS: a fuzz target's seed corpus.
+#   read, convert: every recording of DATA (file and pipe mode, zstd, lost
+#     events...), the files of the perf record --threads directories (their
+#     "data" file has the header, data.N are bare records), the regression
+#     inputs of REGRESS, a few short heads of the pipe-mode recordings (small
+#     inputs mutate faster), and big-endian and 32-bit twins of some;
+#   tracing: the tracing data of those recordings (tools/tracing-data.py);
+#   pages: a few short byte strings (the input is a list of operations).
 set -eu
-data=$1 regress=$2 corpus=$3
+kind=$1 data=$2 regress=$3 corpus=$4
 mkdir -p "$corpus"
+case $kind in
+tracing)
+	for f in "$data"/*.data "$regress"/*.data; do
+		[ -f "$f" ] || continue
+		python3 "$data/../tools/tracing-data.py" "$f" "$corpus/$(basename "$f" .data).tracing" \
+			2> /dev/null || true
+	done
+	echo "$(ls "$corpus" | wc -l) seed inputs in $corpus"
+	exit 0 ;;
+pages)
+	for s in 0 1 2 3 4 5 6 7; do
+		head -c $((64 + s * 500)) /dev/urandom > "$corpus/random-$s"
+	done
+	echo "$(ls "$corpus" | wc -l) seed inputs in $corpus"
+	exit 0 ;;
+esac
 for f in "$data"/*.data "$regress"/*.data; do
 	[ -f "$f" ] && cp "$f" "$corpus/$(basename "$f")"
 done

@@ -104,6 +104,8 @@ static double timeout_s = 10;
 static unsigned long sample = 1;
 static char workdir[PATH_MAX];
 
+static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
 static void die(const char *fmt, ...)
 {
 	va_list ap;
@@ -599,6 +601,9 @@ static void keep_input(struct slot *sl, const char *input, const char *name, con
 		fclose(f);
 	}
 }
+
+static void failure(struct slot *sl, struct counts *c, const char *input, const char *name,
+		    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 static void failure(struct slot *sl, struct counts *c, const char *input, const char *name,
 		    const char *fmt, ...)

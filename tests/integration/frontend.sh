@@ -68,10 +68,13 @@ cat > "$tmp/use.c" <<'EOF'
 #include <stdio.h>
 int main(void) { puts(p2d_version()); return 0; }
 EOF
-if command -v pkg-config > /dev/null && command -v cc > /dev/null; then
+# (with the compiler and flags of the build: a sanitizer build's library needs them)
+if command -v pkg-config > /dev/null && command -v "${CC:-cc}" > /dev/null; then
 	flags=$(PKG_CONFIG_PATH=$root$INST_LIBDIR/pkgconfig PKG_CONFIG_SYSROOT_DIR=$root \
 		pkg-config --cflags --libs libperf2dat) || fail "pkg-config libperf2dat"
-	cc -o "$tmp/use" "$tmp/use.c" $flags 2> "$tmp/cc.err" || fail "cc with pkg-config: $(cat "$tmp/cc.err")"
+	# shellcheck disable=SC2086
+	${CC:-cc} ${CFLAGS:-} -o "$tmp/use" "$tmp/use.c" ${LDFLAGS:-} $flags 2> "$tmp/cc.err" ||
+		fail "cc with pkg-config: $(cat "$tmp/cc.err")"
 	"$tmp/use" | grep -q '^[0-9]' || fail "program built with pkg-config does not run"
 fi
 

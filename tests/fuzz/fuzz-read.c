@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * libFuzzer target of the perf.data reader alone: each input is a
+ * recording, read from a memfd through the import handler into a sink that
+ * checks what it gets (an event's payload lies inside the input, a
+ * side-band name is terminated, a loss is counted) and keeps nothing. No
+ * tracing data is parsed and nothing is written: thousands of inputs a
+ * second. A failure must leave a one-line message.
+ */
+#include <errno.h>
+
+#include "read-perf.h"
+#include "fuzz.h"
+
+static int in_fd = -1;
+
+struct fuzz_sink {
+	const uint8_t	*data;
+	size_t		size;
+	uint64_t	events;
+	uint8_t		sum;
+};
+
+static size_t length(const char *s)
+{
+	return s ? strlen(s) : 0;
+}
+
+static int on_meta(void *ctx, const struct p2d_meta *m)
+{
+	/* every string is terminated: ASan sees a read past the end */
+	volatile size_t n = length(m->hostname) + length(m->osrelease) + length(m->arch) +
+			    length(m->perf_version) + length(m->cmdline);
+
+	(void)n;
+	return 0;
+}
+
+static int on_tracing(void *ctx, uint8_t *blob, size_t len, uint64_t off)
+{
+	if (len && !blob)
+		abort();
+	free(blob);
+	return 0;
+}
+
+static int on_event(void *ctx, const struct p2d_event *ev)
+{
+	struct fuzz_sink *s = ctx;
+	uint32_t i;
+
+	/* the payload is readable: ASan sees any byte beyond the record */
+	for (i = 0; i < ev->len; i++)
+		s->sum += ev->raw[i];
+	s->events++;
+	return 0;
+}
+
+static int on_lost(void *ctx, uint32_t cpu, uint64_t ts, uint64_t count)
+{
+	return 0;
+}
+
+static int on_round(void *ctx)
+{
+	return 0;
+}
+
+static int on_side(void *ctx, const struct p2d_side *rec, uint64_t off)
+{
+	if (!memchr(rec->comm, 0, sizeof(rec->comm)) || rec->kind > P2D_SIDE_EXIT)
+		abort();
+	return 0;
+}
+
+static void on_progress(void *ctx, uint64_t done, uint64_t total)
+{
+}
+
+static const struct p2d_sink_ops ops = {
+	.meta = on_meta, .tracing = on_tracing, .event = on_event, .lost = on_lost,
+	.round = on_round, .side = on_side, .progress = on_progress,
+};
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fuzz_sink fs = { data, size, 0, 0 };
+	const struct p2d_sink sink = { &ops, &fs };
+	struct p2d_options o;
+	struct p2d_read_stats st;
+	struct p2d_input in;
+	struct p2d_diag d;
+	char error[512];
+	int ret;
+
+	in_fd = fuzz_file(in_fd, data, size);
+	p2d_options_init(&o);
+	o.log = fuzz_log;
+	o.log_level = P2D_LOG_INFO;
+	p2d_diag_init(&d, &o, error, sizeof(error));
+	if (p2d_in_open(&in, NULL, in_fd))
+		abort();
+	ret = p2d_import_perf.read(&in, &sink, &d, &st);
+	p2d_in_close(&in);
+	if (ret > 0 || (ret && (!d.err_set || !error[0] || strchr(error, '\n'))))
+		abort();
+	return 0;
+}

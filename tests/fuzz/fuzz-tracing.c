@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * libFuzzer target of the tracing-data parser: each input is the tracing
+ * data perf stores with a recording (header_page, header_event, ftrace and
+ * event formats, kallsyms, printk formats, saved_cmdlines). The formats go
+ * to libtraceevent as a conversion gives them, isolated in a child process
+ * as the programs do (libtraceevent 1.7 dies on some damaged formats).
+ * A failure must leave a one-line message; a success must describe pages
+ * the page builder can make.
+ */
+#include <dlfcn.h>
+#include <pthread.h>
+
+#include <event-parse.h>
+
+#include "tracing.h"
+#include "fuzz.h"
+
+void __lsan_disable(void);
+void __lsan_enable(void);
+void __sanitizer_set_death_callback(void (*callback)(void));
+
+/* libtraceevent loses a few bytes on some damaged formats: not ours */
+enum tep_errno tep_parse_event(struct tep_handle *tep, const char *buf, unsigned long size,
+			       const char *sys);
+
+enum tep_errno tep_parse_event(struct tep_handle *tep, const char *buf, unsigned long size,
+			       const char *sys)
+{
+	static enum tep_errno (*real)(struct tep_handle *, const char *, unsigned long,
+				      const char *);
+	enum tep_errno ret;
+
+	if (!real)
+		real = (enum tep_errno (*)(struct tep_handle *, const char *, unsigned long,
+					   const char *))dlsym(RTLD_NEXT, "tep_parse_event");
+	__lsan_disable();
+	ret = real(tep, buf, size, sys);
+	__lsan_enable();
+	return ret;
+}
+
+/* The probing child dies on purpose on a bad format: no crash report for it */
+static void in_child(void)
+{
+	__sanitizer_set_death_callback(NULL);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	pthread_atfork(NULL, NULL, in_child);
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct p2d_tracing *t;
+	struct p2d_options o;
+	struct p2d_diag d;
+	char error[512];
+	uint8_t *blob = malloc(size ? size : 1);
+	int ret;
+
+	if (!blob)
+		return 0;
+	memcpy(blob, data, size);
+	p2d_options_init(&o);
+	o.log = fuzz_log;
+	o.log_level = P2D_LOG_INFO;
+	p2d_diag_init(&d, &o, error, sizeof(error));
+	ret = p2d_tracing_parse(&d, blob, size, 0, true, &t);
+	if (ret > 0 || (ret && (!d.err_set || !error[0] || strchr(error, '\n'))))
+		abort();
+	if (!ret) {
+		if ((t->long_size != 4 && t->long_size != 8) || t->page_size < 256 ||
+		    (t->page_size & (t->page_size - 1)))
+			abort();
+		p2d_tracing_free(t);
+	}
+	return 0;
+}
