@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# Bit-flip sweep (tests/sweep.c): SWEEP_FLIPS (3000) mutations of every
+# Bit-flip sweep (tests/hostile/sweep.c): SWEEP_FLIPS (3000) mutations of every
 # recording and of big-endian and 32-bit twins (tests/tools/perf-rewrite.py),
 # drawn from SWEEP_SEED (1): bits flipped anywhere, in headers, record headers
 # and feature sections, words set to boundary values. The same checks as the

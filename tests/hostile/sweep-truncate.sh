@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# Truncation sweep (tests/sweep.c): recordings cut at many points, among
+# Truncation sweep (tests/hostile/sweep.c): recordings cut at many points, among
 # them one byte before, at and after a sample of record and section
 # boundaries; also big-endian and 32-bit twins (tests/tools/perf-rewrite.py).
 # Every run converts (and trace-cmd report reads the output) or fails with
