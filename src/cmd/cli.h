@@ -46,8 +46,10 @@ enum {
 	{ "pid",	required_argument,	NULL, P2D_OPT_PID },	\
 	{ "tid",	required_argument,	NULL, P2D_OPT_TID }
 
-/* Their --help lines */
+/* Their --help lines, a paragraph with its heading */
 #define P2D_CLI_SELECT_HELP						\
+	"\n"								\
+	"Selection (all given must hold):\n"				\
 	"  -e, --event SYSTEM:EVENT keep only these events; wildcards, also EVENT or\n" \
 	"                           SYSTEM alone; repeat or separate with commas\n" \
 	"  -C, --cpu LIST           keep only these CPUs (0,2-3)\n"	\
@@ -68,8 +70,9 @@ enum {
 	"                           record -k CLOCK), to the microsecond; default:\n" \
 	"                           the recorded clock, as perf script shows it\n"
 
-/* Help lines of the message options both programs take. */
+/* Help lines of the message options both programs take, a paragraph */
 #define P2D_CLI_MESSAGE_HELP						\
+	"\n"								\
 	"  -q, --quiet              print nothing but errors (no summary, no progress)\n" \
 	"  -v, --verbose            print more details\n"			\
 	"  -h, --help               show this help\n"

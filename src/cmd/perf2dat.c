@@ -24,10 +24,7 @@ static const char usage_text[] =
 	"  -i, --input FILE         perf.data to read (\"-\" for standard input)\n"
 	"  -o, --output FILE        trace.dat to write (default: trace.dat)\n"
 	P2D_CLI_OUTPUT_HELP
-	"\n"
-	"Selection (all given must hold):\n"
 	P2D_CLI_SELECT_HELP
-	"\n"
 	P2D_CLI_MESSAGE_HELP
 	"  -V, --version            show the version\n";
 

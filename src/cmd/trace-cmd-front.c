@@ -45,10 +45,7 @@ static const char convert_usage[] =
 	"  -o FILE                  trace.dat to write (default: trace.dat); also the\n"
 	"                           second file name when -i is given\n"
 	P2D_CLI_OUTPUT_HELP
-	"\n"
-	"Selection (all given must hold):\n"
 	P2D_CLI_SELECT_HELP
-	"\n"
 	P2D_CLI_MESSAGE_HELP
 	"\n"
 	"trace-cmd report and trace-cmd dump also read a perf.data directly. Every\n"
