@@ -102,9 +102,9 @@ typedef void (*p2d_name_fn)(void *ctx, const char *path, bool created);
  *	behind (set it from a signal handler, say)
  * @isolate_formats: parse the recording's event formats first in a child
  *	process (fork), so that a damaged format on which libtraceevent
- *	crashes or loops (libtraceevent 1.7 dies on some) is dropped with a
- *	warning instead of taking the caller down. Off by default: no process
- *	is created unless asked.
+ *	crashes or loops (libtraceevent 1.7 and 1.8 die on some) is dropped
+ *	with a warning instead of taking the caller down. Off by default: no
+ *	process is created unless asked.
  */
 struct p2d_options {
 	const char		*input;

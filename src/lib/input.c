@@ -114,9 +114,17 @@ static int fill(struct p2d_input *in, size_t n)
 	return in->end >= n ? 0 : -ENODATA;
 }
 
-/* Kept out of line so that the common path of p2d_in_peek() stays a leaf */
-static __attribute__((noinline)) int peek_slow(struct p2d_input *in, size_t n,
-					       const uint8_t **p)
+/**
+ * p2d_in_peek_slow - p2d_in_peek() when the buffer holds fewer than @n bytes
+ * @in: input
+ * @n: bytes needed
+ * @p: set to the bytes
+ *
+ * Kept out of line so that the common path, inline in input.h, stays small.
+ *
+ * Returns 0, -ENODATA or another negative errno, as p2d_in_peek().
+ */
+int p2d_in_peek_slow(struct p2d_input *in, size_t n, const uint8_t **p)
 {
 	int ret = fill(in, n);
 
@@ -124,33 +132,6 @@ static __attribute__((noinline)) int peek_slow(struct p2d_input *in, size_t n,
 		return ret;
 	*p = in->buf + in->start;
 	return 0;
-}
-
-/**
- * p2d_in_peek - make @n bytes at the current position available
- * @in: input
- * @n: bytes needed
- * @p: set to the bytes (valid until the next call on @in)
- *
- * Returns 0, -ENODATA if the input ends first (then @in->end - @in->start
- * bytes are left), or another negative errno.
- */
-int p2d_in_peek(struct p2d_input *in, size_t n, const uint8_t **p)
-{
-	if (__builtin_expect(in->end - in->start < n, 0))
-		return peek_slow(in, n, p);
-	*p = in->buf + in->start;
-	return 0;
-}
-
-/**
- * p2d_in_consume - advance past bytes obtained with p2d_in_peek()
- * @in: input
- * @n: bytes, at most what was peeked
- */
-void p2d_in_consume(struct p2d_input *in, size_t n)
-{
-	in->start += n;
 }
 
 /**

@@ -37,8 +37,36 @@ struct p2d_input {
 
 int p2d_in_open(struct p2d_input *in, const char *path, int fd) __hidden;
 void p2d_in_close(struct p2d_input *in) __hidden;
-int p2d_in_peek(struct p2d_input *in, size_t n, const uint8_t **p) __hidden;
-void p2d_in_consume(struct p2d_input *in, size_t n) __hidden;
+int p2d_in_peek_slow(struct p2d_input *in, size_t n, const uint8_t **p) __hidden;
+
+/**
+ * p2d_in_peek - make @n bytes at the current position available
+ * @in: input
+ * @n: bytes needed
+ * @p: set to the bytes (valid until the next call on @in)
+ *
+ * Inline: every record is peeked at twice.
+ *
+ * Returns 0, -ENODATA if the input ends first (then @in->end - @in->start
+ * bytes are left), or another negative errno.
+ */
+static inline int p2d_in_peek(struct p2d_input *in, size_t n, const uint8_t **p)
+{
+	if (__builtin_expect(in->end - in->start < n, 0))
+		return p2d_in_peek_slow(in, n, p);
+	*p = in->buf + in->start;
+	return 0;
+}
+
+/**
+ * p2d_in_consume - advance past bytes obtained with p2d_in_peek()
+ * @in: input
+ * @n: bytes, at most what was peeked
+ */
+static inline void p2d_in_consume(struct p2d_input *in, size_t n)
+{
+	in->start += n;
+}
 int p2d_in_read(struct p2d_input *in, void *dst, size_t n) __hidden;
 int p2d_in_skip(struct p2d_input *in, uint64_t n) __hidden;
 int p2d_in_seek(struct p2d_input *in, uint64_t off) __hidden;

@@ -122,7 +122,8 @@ void p2d_rd_id_positions(uint64_t st, int *id_pos, int *is_pos)
  *
  * Where TID, TIME, CPU and RAW sit when nothing of variable size (a call
  * chain, a group READ) comes before RAW: the common case, read without
- * walking sample_type for every sample (@a->fixed). Also the trailer size.
+ * walking sample_type for every sample (@a->fixed). Also the trailer's
+ * size and where TID, TIME and CPU sit in it.
  */
 void p2d_rd_layout(struct p2d_attr *a)
 {
@@ -134,6 +135,9 @@ void p2d_rd_layout(struct p2d_attr *a)
 	a->off_cpu = sample_offset(st, rf, PERF_SAMPLE_CPU);
 	a->off_raw = sample_offset(st, rf, PERF_SAMPLE_RAW);
 	a->fixed = a->off_raw >= 0;
+	a->trl_tid = trailer_offset(st, PERF_SAMPLE_TID);
+	a->trl_time = trailer_offset(st, PERF_SAMPLE_TIME);
+	a->trl_cpu = trailer_offset(st, PERF_SAMPLE_CPU);
 }
 
 /* READ: one value, or a group of them */
@@ -201,42 +205,6 @@ int p2d_rd_parse_sample(const struct p2d_attr *a, struct p2d_cursor *c, struct p
 }
 
 /**
- * p2d_rd_parse_fixed - decode a sample of an attr with a fast path
- * @a: its attr (@a->fixed)
- * @c: cursor after the record header
- * @s: result (zeroed by the caller)
- *
- * Returns 0 or -EBADMSG.
- */
-int p2d_rd_parse_fixed(const struct p2d_attr *a, const struct p2d_cursor *c,
-		       struct p2d_rd_sample *s)
-{
-	const uint8_t *p = c->buf + c->pos;
-	size_t left = p2d_cur_left(c);
-
-	if ((size_t)a->off_raw + 4 > left)
-		return -EBADMSG;
-	if (a->off_tid >= 0) {
-		s->ev.pid = p2d_get32(p + a->off_tid, c->swap);
-		s->ev.tid = p2d_get32(p + a->off_tid + 4, c->swap);
-		s->ev.has_pid = true;
-	}
-	if (a->off_time >= 0) {
-		s->ev.ts = p2d_get64(p + a->off_time, c->swap);
-		s->has_time = true;
-	}
-	if (a->off_cpu >= 0) {
-		s->ev.cpu = p2d_get32(p + a->off_cpu, c->swap);
-		s->has_cpu = true;
-	}
-	s->ev.len = p2d_get32(p + a->off_raw, c->swap);
-	if (s->ev.len > left - a->off_raw - 4)
-		return -EBADMSG;
-	s->ev.raw = p + a->off_raw + 4;
-	return 0;
-}
-
-/**
  * p2d_rd_parse_trailer - decode the sample_id trailer of a record
  * @a: the attr the record belongs to
  * @rec: cursor over the whole record
@@ -247,17 +215,24 @@ int p2d_rd_parse_fixed(const struct p2d_attr *a, const struct p2d_cursor *c,
 int p2d_rd_parse_trailer(const struct p2d_attr *a, const struct p2d_cursor *rec,
 			 struct p2d_rd_sample *s)
 {
-	struct p2d_cursor c;
-	unsigned int i;
+	const uint8_t *p;
 
 	memset(s, 0, sizeof(*s));
 	if (!a || !a->sample_id_all || a->trailer > rec->len - 8)
 		return -ENOENT;
-	p2d_cur_init(&c, rec->buf + rec->len - a->trailer, a->trailer,
-		     rec->base + rec->len - a->trailer, rec->swap);
-	for (i = 0; i < NR(id_fields); i++) {
-		if (a->sample_type & id_fields[i])
-			read_field(&c, id_fields[i], 0, s);
+	p = rec->buf + rec->len - a->trailer;
+	if (a->trl_tid >= 0) {
+		s->ev.pid = p2d_get32(p + a->trl_tid, rec->swap);
+		s->ev.tid = p2d_get32(p + a->trl_tid + 4, rec->swap);
+		s->ev.has_pid = true;
+	}
+	if (a->trl_time >= 0) {
+		s->ev.ts = p2d_get64(p + a->trl_time, rec->swap);
+		s->has_time = true;
+	}
+	if (a->trl_cpu >= 0) {
+		s->ev.cpu = p2d_get32(p + a->trl_cpu, rec->swap);
+		s->has_cpu = true;
 	}
 	return 0;
 }

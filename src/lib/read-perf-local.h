@@ -100,6 +100,9 @@ enum p2d_rd_feature {
  * @off_time: offset of the time, or -1
  * @off_cpu: offset of the cpu, or -1
  * @off_raw: offset of the RAW size word, or -1
+ * @trl_tid: offset of the pid/tid pair in the sample_id trailer, or -1
+ * @trl_time: offset of the time in the trailer, or -1
+ * @trl_cpu: offset of the cpu in the trailer, or -1
  */
 struct p2d_attr {
 	uint32_t	type;
@@ -120,6 +123,9 @@ struct p2d_attr {
 	int		off_time;
 	int		off_cpu;
 	int		off_raw;
+	int		trl_tid;
+	int		trl_time;
+	int		trl_cpu;
 };
 
 struct p2d_unzstd;
@@ -269,10 +275,46 @@ void p2d_rd_id_positions(uint64_t st, int *id_pos, int *is_pos) __hidden;
 void p2d_rd_layout(struct p2d_attr *a) __hidden;
 int p2d_rd_parse_sample(const struct p2d_attr *a, struct p2d_cursor *c,
 			struct p2d_rd_sample *s) __hidden;
-int p2d_rd_parse_fixed(const struct p2d_attr *a, const struct p2d_cursor *c,
-		       struct p2d_rd_sample *s) __hidden;
 int p2d_rd_parse_trailer(const struct p2d_attr *a, const struct p2d_cursor *rec,
 			 struct p2d_rd_sample *s) __hidden;
+
+/**
+ * p2d_rd_parse_fixed - decode a sample of an attr with a fast path
+ * @a: its attr (@a->fixed)
+ * @c: cursor after the record header
+ * @s: result (zeroed by the caller)
+ *
+ * Inline, for every sample; the offsets come from p2d_rd_layout().
+ *
+ * Returns 0 or -EBADMSG.
+ */
+static inline int p2d_rd_parse_fixed(const struct p2d_attr *a, const struct p2d_cursor *c,
+				     struct p2d_rd_sample *s)
+{
+	const uint8_t *p = c->buf + c->pos;
+	size_t left = p2d_cur_left(c);
+
+	if ((size_t)a->off_raw + 4 > left)
+		return -EBADMSG;
+	if (a->off_tid >= 0) {
+		s->ev.pid = p2d_get32(p + a->off_tid, c->swap);
+		s->ev.tid = p2d_get32(p + a->off_tid + 4, c->swap);
+		s->ev.has_pid = true;
+	}
+	if (a->off_time >= 0) {
+		s->ev.ts = p2d_get64(p + a->off_time, c->swap);
+		s->has_time = true;
+	}
+	if (a->off_cpu >= 0) {
+		s->ev.cpu = p2d_get32(p + a->off_cpu, c->swap);
+		s->has_cpu = true;
+	}
+	s->ev.len = p2d_get32(p + a->off_raw, c->swap);
+	if (s->ev.len > left - a->off_raw - 4)
+		return -EBADMSG;
+	s->ev.raw = p + a->off_raw + 4;
+	return 0;
+}
 
 /* read-perf-report.c */
 void p2d_rd_report_read(const struct p2d_reader *r) __hidden;

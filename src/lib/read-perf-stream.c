@@ -208,7 +208,8 @@ int p2d_rd_read_records(struct p2d_reader *r)
 		}
 		if (ret)
 			return p2d_error(r->d, pos, ret, "read error: %s", strerror(-ret));
-		record_header(r, p, in->end - in->start, pos, &h);
+		if (!record_header(r, p, in->end - in->start, pos, &h))
+			break;	/* not reached: 8 bytes were peeked */
 		if (h.size < 8)
 			return bad_record(r, pos, "record size below 8", h.size);
 		if (h.size > r->data_end - pos)

@@ -17,9 +17,11 @@
 #include "tracing-local.h"
 
 /*
- * libtraceevent 1.7 dies on some damaged formats (NULL dereferences and
- * double frees in its print fmt parser, fixed only in later versions), and
- * so would trace-cmd report on a trace.dat holding them. So the formats are
+ * libtraceevent dies on some damaged formats (NULL dereferences and double
+ * frees in its print fmt parser: 1.7.1 of Debian 12 and 1.8.4 of Debian 13
+ * alike, on tests/fuzz/regress/print-fmt-crashes-libtraceevent.data, so no
+ * version is new enough to skip this), and so would trace-cmd report on a
+ * trace.dat holding them. So the formats are
  * first parsed, in the order the conversion parses them, by a child
  * process that says which one it starts before each: a format the child
  * dies on is dropped from the recording (its events are skipped like those

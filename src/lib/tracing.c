@@ -245,16 +245,6 @@ static int known_events(struct p2d_tracing *t)
 }
 
 /**
- * p2d_tracing_has_event - does a format describe event @id?
- * @t: tracing data
- * @id: the common_type of a payload
- */
-bool p2d_tracing_has_event(const struct p2d_tracing *t, uint16_t id)
-{
-	return t->known[id / 8] & (1u << (id % 8));
-}
-
-/**
  * p2d_tracing_parse - parse the tracing data of a recording
  * @d: diagnostics
  * @blob: the tracing data, malloc()ed; ownership passes to this function

@@ -68,7 +68,18 @@ struct p2d_tracing {
 int p2d_tracing_parse(struct p2d_diag *d, uint8_t *blob, size_t len, uint64_t off,
 		      bool isolate, struct p2d_tracing **out) __hidden;
 void p2d_tracing_free(struct p2d_tracing *t) __hidden;
-bool p2d_tracing_has_event(const struct p2d_tracing *t, uint16_t id) __hidden;
+
+/**
+ * p2d_tracing_has_event - does a format describe event @id?
+ * @t: tracing data
+ * @id: the common_type of a payload
+ *
+ * Inline: asked for every event.
+ */
+static inline bool p2d_tracing_has_event(const struct p2d_tracing *t, uint16_t id)
+{
+	return t->known[id / 8] & (1u << (id % 8));
+}
 int p2d_swap_payload(struct tep_handle *tep, uint8_t *buf, uint32_t len) __hidden;
 
 #endif /* P2D_TRACING_H */
