@@ -105,6 +105,9 @@ typedef void (*p2d_name_fn)(void *ctx, const char *path, bool created);
  *	crashes or loops (libtraceevent 1.7 and 1.8 die on some) is dropped
  *	with a warning instead of taking the caller down. Off by default: no
  *	process is created unless asked.
+ * @no_callchain: leave call chains out; by default each sample's chain
+ *	becomes, right after its event, an ftrace:kernel_stack event with its
+ *	kernel part and ftrace:user_stack events with its user part
  */
 struct p2d_options {
 	const char		*input;
@@ -131,14 +134,17 @@ struct p2d_options {
 	void			*names_ctx;
 	const volatile sig_atomic_t *cancel;
 	bool			isolate_formats;
+	bool			no_callchain;
 };
 
 /**
  * struct p2d_summary - what a conversion did
- * @events: tracepoint events written
+ * @events: events written: tracepoint samples, the perf:* events of other
+ *	samples and the stack events of call chains
  * @lost: events perf reported lost (PERF_RECORD_LOST and LOST_SAMPLES)
- * @other_samples: samples of non-tracepoint events (not converted)
- * @dropped: tracepoint samples that could not be converted (see warnings)
+ * @other_samples: samples that could not be converted: of events the
+ *	recording does not describe, or without a timestamp
+ * @dropped: samples that could not be converted (see warnings)
  * @cpus: CPUs in the output
  * @tasks: task names in the output
  * @first_ts: first event timestamp (ns)
@@ -152,9 +158,11 @@ struct p2d_options {
  * @uncompressed_bytes: about what the output takes without compression
  *	(ring-buffer pages, the recording's tracing metadata, task names), to
  *	tell how much --compression saved
- * @callchains: tracepoint samples whose call chain was left out
+ * @callchains: call chains left out (&p2d_options no_callchain)
  * @sideband: side-band records (COMM, FORK, MMAP, SWITCH, ...) read; they
  *	name the tasks but are not converted to events
+ * @samples: of @events, the perf:* events of non-tracepoint samples
+ * @stacks: of @events, the ftrace:kernel_stack and ftrace:user_stack events
  */
 struct p2d_summary {
 	uint64_t	events;
@@ -172,6 +180,8 @@ struct p2d_summary {
 	uint64_t	uncompressed_bytes;
 	uint64_t	callchains;
 	uint64_t	sideband;
+	uint64_t	samples;
+	uint64_t	stacks;
 };
 
 /**

@@ -84,6 +84,9 @@ int p2d_cli_convert_option(struct p2d_cli *cli, struct p2d_options *o, int c, ch
 	case P2D_OPT_TOD:
 		o->tod = true;
 		return 1;
+	case P2D_OPT_NO_CALLCHAIN:
+		o->no_callchain = true;
+		return 1;
 	case 'q':
 		cli->quiet = true;
 		o->log_level = P2D_LOG_ERROR;
@@ -459,8 +462,9 @@ static void left_out(const struct p2d_cli *cli, const struct p2d_summary *s)
 	char line[256];
 	size_t len = 0;
 
-	count_item(line, sizeof(line), &len, s->other_samples, "samples of other events");
-	count_item(line, sizeof(line), &len, s->callchains, "call chains");
+	count_item(line, sizeof(line), &len, s->other_samples,
+		   "samples of events the recording does not describe");
+	count_item(line, sizeof(line), &len, s->callchains, "call chains (--no-callchain)");
 	count_item(line, sizeof(line), &len, s->sideband, "side-band records (they name the tasks)");
 	if (len)
 		printf("%s: not converted: %s\n", cli->prog, line);
@@ -472,17 +476,25 @@ static void left_out(const struct p2d_cli *cli, const struct p2d_summary *s)
  * @o: what was converted
  * @s: what the conversion did
  *
- * "PROG: N events, N CPUs, N lost, N tasks -> OUTPUT (SIZE, N% of the input)",
- * with the events left out by the selection and the compression ratio when
- * there are some; then what the recording has that the output does not
- * (samples of other events, call chains, side-band records), by count.
+ * "PROG: N events (N tracepoint samples, N other samples, N stacks), N CPUs,
+ * N lost, N tasks -> OUTPUT (SIZE, N% of the input)", with the events left
+ * out by the selection and the compression ratio when there are some; then
+ * what the recording has that the output does not (samples of events it does
+ * not describe, call chains left out, side-band records), by count.
  */
 void p2d_cli_summary(const struct p2d_cli *cli, const struct p2d_options *o,
 		     const struct p2d_summary *s)
 {
 	bool comp = o->compression && strcmp(o->compression, "none");
-	char size[32], sel[64] = "", ratio[64] = "", cratio[64] = "";
+	char size[32], sel[64] = "", ratio[64] = "", cratio[64] = "", kinds[128] = "";
+	size_t len = 0;
 
+	if (s->samples || s->stacks) {
+		count_item(kinds, sizeof(kinds), &len, s->events - s->samples - s->stacks,
+			   "tracepoint samples");
+		count_item(kinds, sizeof(kinds), &len, s->samples, "other samples");
+		count_item(kinds, sizeof(kinds), &len, s->stacks, "stacks");
+	}
 	if (s->filtered)
 		snprintf(sel, sizeof(sel), " (%llu left out by the selection)",
 			 (unsigned long long)s->filtered);
@@ -492,13 +504,14 @@ void p2d_cli_summary(const struct p2d_cli *cli, const struct p2d_options *o,
 	if (comp && s->output_bytes && s->uncompressed_bytes)
 		snprintf(cratio, sizeof(cratio), ", compressed %.1f:1",
 			 (double)s->uncompressed_bytes / (double)s->output_bytes);
-	printf("%s: %llu events%s, %d CPUs, %llu lost, %u tasks -> %s (%s%s%s)\n", cli->prog,
-	       (unsigned long long)s->events, sel, s->cpus, (unsigned long long)s->lost,
+	printf("%s: %llu events%s%s%s%s, %d CPUs, %llu lost, %u tasks -> %s (%s%s%s)\n", cli->prog,
+	       (unsigned long long)s->events, len ? " (" : "", kinds, len ? ")" : "", sel, s->cpus,
+	       (unsigned long long)s->lost,
 	       s->tasks, o->output, size_str(size, sizeof(size), (double)s->output_bytes),
 	       ratio, cratio);
 	left_out(cli, s);
 	if (s->dropped)
-		printf("%s: %llu tracepoint samples could not be converted (see warnings)\n",
+		printf("%s: %llu samples could not be converted (see warnings)\n",
 		       cli->prog, (unsigned long long)s->dropped);
 }
 

@@ -24,6 +24,7 @@ enum {
 	P2D_OPT_COMPRESSION,
 	P2D_OPT_KALLSYMS,
 	P2D_OPT_TOD,
+	P2D_OPT_NO_CALLCHAIN,
 	P2D_OPT_FIRST_FREE,	/* the programs number their own options from here */
 };
 
@@ -35,6 +36,7 @@ enum {
 	{ "compression", required_argument,	NULL, P2D_OPT_COMPRESSION },	\
 	{ "kallsyms",	 required_argument,	NULL, P2D_OPT_KALLSYMS },	\
 	{ "tod",	 no_argument,		NULL, P2D_OPT_TOD },		\
+	{ "no-callchain", no_argument,		NULL, P2D_OPT_NO_CALLCHAIN },	\
 	{ "quiet",	 no_argument,		NULL, 'q' },			\
 	{ "verbose",	 no_argument,		NULL, 'v' }
 
@@ -68,7 +70,10 @@ enum {
 	"      --kallsyms FILE      embed this /proc/kallsyms copy (perf.data has none)\n" \
 	"      --tod                show times of day (recordings made with perf\n" \
 	"                           record -k CLOCK), to the microsecond; default:\n" \
-	"                           the recorded clock, as perf script shows it\n"
+	"                           the recorded clock, as perf script shows it\n" \
+	"      --no-callchain       leave call chains out (default: each becomes\n" \
+	"                           ftrace:kernel_stack and ftrace:user_stack events\n" \
+	"                           after its event)\n"
 
 /* Help lines of the message options both programs take, a paragraph */
 #define P2D_CLI_MESSAGE_HELP						\

@@ -2,8 +2,9 @@
 /*
  * The sink a conversion gives its import handler (sink.h): events pass the
  * selection and go, in the recording's byte order made ours, to the reorder
- * queue; side-band records go there too; what leaves the queue goes to the
- * per-CPU pages and the task table.
+ * queue (a non-tracepoint sample as its perf:* event, a call chain as stack
+ * events right after its event: synth.c); side-band records go there too;
+ * what leaves the queue goes to the per-CPU pages and the task table.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,22 +33,11 @@ static int sink_meta(void *ctx, const struct p2d_meta *m)
 	return p2d_meta_copy(&cv->meta, m);
 }
 
-static int sink_tracing(void *ctx, uint8_t *blob, size_t len, uint64_t off)
+/* The tracing data is known: the per-CPU pages can be set up */
+static int tracing_ready(struct p2d_conv *cv)
 {
-	struct p2d_conv *cv = ctx;
-	const struct p2d_tracing *t;
-	int ret;
+	const struct p2d_tracing *t = cv->tracing;
 
-	if (cv->tracing) {
-		p2d_warn(&cv->diag, off, "second tracing data ignored");
-		free(blob);
-		return 0;
-	}
-	ret = p2d_tracing_parse(&cv->diag, blob, len, off, cv->opts->isolate_formats,
-				&cv->tracing);
-	if (ret)
-		return ret;
-	t = cv->tracing;
 	/* the output is in this host's byte order: payloads are swapped if needed */
 	cv->swap_payload = t->big_endian != p2d_host_big_endian();
 	if (cv->swap_payload && !(cv->scratch = malloc(65536)))
@@ -57,6 +47,43 @@ static int sink_tracing(void *ctx, uint8_t *blob, size_t len, uint64_t off)
 	if (!cv->cpus)
 		return -ENOMEM;
 	return p2d_tasks_parse_cmdlines(cv->tasks, t->cmdlines.data, t->cmdlines.len);
+}
+
+static int sink_tracing(void *ctx, uint8_t *blob, size_t len, uint64_t off)
+{
+	struct p2d_conv *cv = ctx;
+	int ret;
+
+	if (cv->tracing) {
+		p2d_warn(&cv->diag, off, "second tracing data ignored");
+		free(blob);
+		return 0;
+	}
+	ret = p2d_tracing_parse(&cv->diag, blob, len, off, cv->opts->isolate_formats,
+				&cv->tracing);
+	return ret ? ret : tracing_ready(cv);
+}
+
+/*
+ * A recording without tracepoints has no tracing data: made up at its
+ * first other event, with the standard page layout for its long size.
+ */
+static int ensure_tracing(struct p2d_conv *cv)
+{
+	int ret;
+
+	if (cv->tracing)
+		return 0;
+	ret = p2d_tracing_new(p2d_meta_long_size(&cv->meta), 4096, &cv->tracing);
+	return ret ? ret : tracing_ready(cv);
+}
+
+static int sink_source(void *ctx, const struct p2d_source *src)
+{
+	struct p2d_conv *cv = ctx;
+	int ret = ensure_tracing(cv);
+
+	return ret ? ret : p2d_synth_source(cv->synth, cv->tracing, &cv->diag, src);
 }
 
 static void report_progress(struct p2d_conv *cv)
@@ -76,19 +103,88 @@ static int skip_event(struct p2d_conv *cv, const struct p2d_event *ev, bool *war
 	return 0;
 }
 
-static int queue_event(struct p2d_conv *cv, const struct p2d_event *ev, const uint8_t *raw)
+static int queue_event(struct p2d_conv *cv, const struct p2d_event *ev, const uint8_t *raw,
+		       uint32_t len)
 {
-	int ret = p2d_reorder_add(cv->queue, ev->cpu, ev->ts, raw, ev->len);
+	int ret = p2d_reorder_add(cv->queue, ev->cpu, ev->ts, raw, len);
 
 	if (ret)
 		return p2d_error(&cv->diag, ev->off, ret, "queueing an event: %s", strerror(-ret));
-	return 0;
+	/* common_pid, at offset 4 of every payload, in our byte order by now */
+	cv->last_pid = p2d_get32(raw + 4, false);
+	return 1;
+}
+
+/* A tracepoint sample: 1 when queued, 0 when left out, or a negative errno */
+static int tracepoint_event(struct p2d_conv *cv, const struct p2d_event *ev)
+{
+	uint16_t id = ev->len >= 2 ? p2d_get16(ev->raw, cv->swap_payload) : 0;
+
+	if (!p2d_select_keep(cv->select, ev, id)) {
+		cv->sum->filtered++;
+		return 0;
+	}
+	if (ev->len < 8 || !p2d_tracing_has_event(cv->tracing, id))
+		return skip_event(cv, ev, &cv->unknown_warned, "tracepoint sample of an event"
+				  " missing from the formats skipped", id);
+	if (!cv->swap_payload)
+		return queue_event(cv, ev, ev->raw, ev->len);
+	memcpy(cv->scratch, ev->raw, ev->len);
+	if (p2d_swap_payload(cv->tracing->tep, cv->scratch, ev->len))
+		return skip_event(cv, ev, &cv->swap_warned, "an event without a usable format"
+				  " to convert its byte order skipped", id);
+	return queue_event(cv, ev, cv->scratch, ev->len);
+}
+
+/* A sample of another event, as its perf:* event: as tracepoint_event() */
+static int sample_event(struct p2d_conv *cv, const struct p2d_event *ev)
+{
+	const uint8_t *data;
+	uint32_t len;
+
+	if (p2d_synth_sample(cv->synth, ev, &data, &len)) {
+		cv->stats.other_samples++;
+		return 0;
+	}
+	if (!p2d_select_keep(cv->select, ev, p2d_get16(data, false))) {
+		cv->sum->filtered++;
+		return 0;
+	}
+	return queue_event(cv, ev, data, len);
+}
+
+struct stack_ctx {
+	struct p2d_conv		*cv;
+	const struct p2d_event	*ev;
+	uint32_t		pid;
+};
+
+static int queue_stack(void *ctx, const uint8_t *data, uint32_t len)
+{
+	const struct stack_ctx *sc = ctx;
+	int ret = queue_event(sc->cv, sc->ev, data, len);
+
+	return ret < 0 ? ret : 0;
+}
+
+/*
+ * The call chain of an event just queued (@pid is its common_pid), as
+ * stack events right after it
+ */
+static int stack_events(struct p2d_conv *cv, const struct p2d_event *ev, uint32_t pid)
+{
+	struct stack_ctx sc = { cv, ev, pid };
+
+	if (cv->opts->no_callchain) {
+		cv->sum->callchains++;
+		return 0;
+	}
+	return p2d_synth_stacks(cv->synth, cv->tracing, &cv->diag, ev, pid, queue_stack, &sc);
 }
 
 static int sink_event(void *ctx, const struct p2d_event *ev)
 {
 	struct p2d_conv *cv = ctx;
-	uint16_t id;
 	int ret;
 
 	if (!(++cv->events_read % CANCEL_EVERY)) {
@@ -108,21 +204,10 @@ static int sink_event(void *ctx, const struct p2d_event *ev)
 	}
 	if (ev->cpu >= P2D_MAX_CPUS)
 		return p2d_error(&cv->diag, ev->off, -ERANGE, "sample for CPU %u", ev->cpu);
-	id = ev->len >= 2 ? p2d_get16(ev->raw, cv->swap_payload) : 0;
-	if (!p2d_select_keep(cv->select, ev, id)) {
-		cv->sum->filtered++;
-		return 0;
-	}
-	if (ev->len < 8 || !p2d_tracing_has_event(cv->tracing, id))
-		return skip_event(cv, ev, &cv->unknown_warned, "tracepoint sample of an event"
-				  " missing from the formats skipped", id);
-	if (!cv->swap_payload)
-		return queue_event(cv, ev, ev->raw);
-	memcpy(cv->scratch, ev->raw, ev->len);
-	if (p2d_swap_payload(cv->tracing->tep, cv->scratch, ev->len))
-		return skip_event(cv, ev, &cv->swap_warned, "an event without a usable format"
-				  " to convert its byte order skipped", id);
-	return queue_event(cv, ev, cv->scratch);
+	ret = ev->source == P2D_TRACEPOINT ? tracepoint_event(cv, ev) : sample_event(cv, ev);
+	if (ret <= 0 || !ev->nr_chain)
+		return ret < 0 ? ret : 0;
+	return stack_events(cv, ev, cv->last_pid);
 }
 
 static int sink_lost(void *ctx, uint32_t cpu, uint64_t ts, uint64_t count)
@@ -166,6 +251,7 @@ static void sink_progress(void *ctx, uint64_t done, uint64_t total)
 const struct p2d_sink_ops p2d_conv_sink = {
 	.meta		= sink_meta,
 	.tracing	= sink_tracing,
+	.source		= sink_source,
 	.event		= sink_event,
 	.lost		= sink_lost,
 	.round		= sink_round,
@@ -200,7 +286,19 @@ int p2d_conv_emit_event(void *ctx, uint32_t cpu, uint64_t ts, const uint8_t *dat
 		p2d_tasks_seen(cv->tasks, p2d_get32(data + 4, false));
 	ret = p2d_cpufiles_event(cv->cpus, cpu, ts, data, len);
 	if (ret != -E2BIG) {
-		cv->sum->events += data && !ret;
+		if (data && !ret) {
+			cv->sum->events++;
+			switch (p2d_synth_kind(cv->synth, p2d_get16(data, false))) {
+			case P2D_KIND_SAMPLE:
+				cv->sum->samples++;
+				break;
+			case P2D_KIND_STACK:
+				cv->sum->stacks++;
+				break;
+			default:
+				break;
+			}
+		}
 		return ret;
 	}
 	cv->sum->dropped++;

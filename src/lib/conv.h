@@ -5,6 +5,7 @@
 
 #include "reorder.h"
 #include "select.h"
+#include "synth.h"
 #include "write.h"
 
 /**
@@ -14,7 +15,9 @@
  * @diag: diagnostics (the first error goes to @sum->error)
  * @names: the caller's &p2d_name_fn
  * @meta: recording metadata, as the reader gave it
- * @tracing: parsed tracing data, NULL until seen
+ * @tracing: parsed tracing data, NULL until seen (made up for a recording
+ *	without tracepoints at its first other event)
+ * @synth: the events perf2dat writes (non-tracepoint samples, stacks)
  * @select: the selection
  * @tasks: pid -> comm
  * @queue: reorder queue
@@ -25,7 +28,8 @@
  * @swap_payload: payloads are in the other byte order (converted to ours)
  * @scratch: a payload being swapped
  * @resolved: the selection was resolved, at the first event
- * @events_read: tracepoint events the reader delivered
+ * @events_read: samples the reader delivered
+ * @last_pid: common_pid of the last event queued
  * @done: input bytes read, as last reported
  * @total: input size, as last reported
  * @kallsyms_bytes: size of the --kallsyms file
@@ -40,6 +44,7 @@ struct p2d_conv {
 	struct p2d_names		names;
 	struct p2d_meta			meta;
 	struct p2d_tracing		*tracing;
+	struct p2d_synth		*synth;
 	struct p2d_select		*select;
 	struct p2d_tasks		*tasks;
 	struct p2d_reorder		*queue;
@@ -51,6 +56,7 @@ struct p2d_conv {
 	uint8_t				*scratch;
 	bool				resolved;
 	uint64_t			events_read;
+	uint32_t			last_pid;
 	uint64_t			done;
 	uint64_t			total;
 	uint64_t			kallsyms_bytes;

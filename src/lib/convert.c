@@ -102,15 +102,15 @@ static int finish_events(struct p2d_conv *cv)
 	}
 	if (!cv->tracing)
 		return p2d_error(&cv->diag, P2D_NO_OFFSET, -ENODATA,
-				 "no tracepoint samples to convert (%llu other samples; record"
-				 " tracepoints with perf record -e SYSTEM:EVENT)",
+				 "no samples to convert (%llu that cannot be; perf record -e"
+				 " SYSTEM:EVENT records tracepoints)",
 				 (unsigned long long)cv->stats.other_samples);
 	if (!cv->sum->events && cv->sum->filtered)
 		p2d_warn(&cv->diag, P2D_NO_OFFSET, "no events left after the selection (%llu"
-			 " tracepoint samples left out): the trace.dat has none",
+			 " samples left out): the trace.dat has none",
 			 (unsigned long long)cv->sum->filtered);
 	else if (!cv->sum->events)
-		p2d_warn(&cv->diag, P2D_NO_OFFSET, "the recording has no tracepoint samples: the"
+		p2d_warn(&cv->diag, P2D_NO_OFFSET, "the recording has no samples: the"
 			 " trace.dat has no events");
 	if (cv->opts->tod && !p2d_tod_offset(&cv->meta, &off))
 		return p2d_no_tod(&cv->diag);
@@ -148,7 +148,6 @@ static void fill_summary(struct p2d_conv *cv, int out_fd)
 	sum->input_bytes = cv->stats.input_bytes;
 	sum->dropped += cv->stats.dropped;
 	sum->other_samples = cv->stats.other_samples;
-	sum->callchains = cv->stats.callchains;
 	sum->sideband = cv->stats.sideband;
 	if (fstat(out_fd, &st) == 0)
 		sum->output_bytes = (uint64_t)st.st_size;
@@ -224,6 +223,7 @@ static void release(struct p2d_conv *cv)
 	p2d_reorder_free(cv->queue);
 	p2d_tasks_free(cv->tasks);
 	p2d_tracing_free(cv->tracing);
+	p2d_synth_free(cv->synth);
 	p2d_meta_free(&cv->meta);
 	free(cv->dir_data);
 	free(cv->scratch);
@@ -261,8 +261,9 @@ int p2d_convert(const struct p2d_options *opts, struct p2d_summary *sum)
 		goto out;
 	cv.data_dir = opts->output ? out.dir : p2d_tmp_dir();
 	cv.tasks = p2d_tasks_alloc();
+	cv.synth = p2d_synth_new();
 	cv.queue = p2d_reorder_new(p2d_conv_emit_event, p2d_conv_emit_side, &cv);
-	if (!cv.tasks || !cv.queue)
+	if (!cv.tasks || !cv.synth || !cv.queue)
 		ret = -ENOMEM;
 	else
 		ret = convert(&cv, &in, &out);

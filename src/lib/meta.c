@@ -106,3 +106,26 @@ int p2d_no_tod(struct p2d_diag *d)
 	return p2d_error(d, P2D_NO_OFFSET, -ENODATA, "--tod: the recording has no clock data"
 			 " (record with perf record -k CLOCK, e.g. -k mono)");
 }
+
+/**
+ * p2d_meta_long_size - the recording kernel's long size, from its ARCH
+ * @m: metadata
+ *
+ * For a recording without tracing data (whose header_page tells it).
+ *
+ * Returns 4 for the 32-bit architectures perf names (uname -m), else 8.
+ */
+unsigned int p2d_meta_long_size(const struct p2d_meta *m)
+{
+	static const char *const arch32[] = {
+		"i386", "i486", "i586", "i686", "arm", "armv5tel", "armv6l", "armv7l",
+		"armv8l", "ppc", "s390", "mips", "mipsel", "sh4", "sparc", "parisc", "m68k",
+		"riscv32", "xtensa", "arc", "csky", "microblaze", "nios2", "openrisc",
+	};
+	size_t i;
+
+	for (i = 0; m->arch && i < sizeof(arch32) / sizeof(arch32[0]); i++)
+		if (!strcmp(m->arch, arch32[i]))
+			return 4;
+	return 8;
+}

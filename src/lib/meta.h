@@ -46,6 +46,7 @@ struct p2d_meta {
 int p2d_meta_copy(struct p2d_meta *dst, const struct p2d_meta *src) __hidden;
 void p2d_meta_free(struct p2d_meta *m) __hidden;
 bool p2d_tod_offset(const struct p2d_meta *m, uint64_t *ns) __hidden;
+unsigned int p2d_meta_long_size(const struct p2d_meta *m) __hidden;
 const char *p2d_clock_name(int32_t clockid) __hidden;
 
 struct p2d_diag;

@@ -74,6 +74,7 @@ int p2d_rd_parse_attr(struct p2d_reader *r, struct p2d_cursor *c, uint32_t size,
 	memset(a, 0, sizeof(*a));
 	a->type = p2d_get32(p, r->swap);
 	a->config = attr_u64(p, asize, 8, r->swap);
+	a->period = attr_flag(p + 40, ATTR_FLAG_FREQ, file_be) ? 0 : attr_u64(p, asize, 16, r->swap);
 	a->sample_type = attr_u64(p, asize, 24, r->swap);
 	a->read_format = attr_u64(p, asize, 32, r->swap);
 	a->sample_id_all = attr_flag(p + 40, ATTR_FLAG_SAMPLE_ID_ALL, file_be);

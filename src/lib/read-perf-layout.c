@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The layout of a sample, described once: the fields of a PERF_RECORD_SAMPLE
- * in the order the kernel writes them (perf_output_sample()), up to RAW, and
+ * in the order the kernel writes them (perf_output_sample()), and
  * the fields of the sample_id trailer other records carry with
  * attr.sample_id_all (perf_event__id_header_size()). Everything the reader
  * needs of a sample_type comes from these two tables: the fixed offsets of
@@ -12,12 +12,38 @@
 
 #define VARIABLE	0	/* the size depends on the record */
 
-/* PERF_RECORD_SAMPLE, up to RAW */
+/* PERF_RECORD_SAMPLE (WEIGHT_TYPE is either of two bits) */
 static const uint64_t sample_fields[] = {
 	PERF_SAMPLE_IDENTIFIER, PERF_SAMPLE_IP, PERF_SAMPLE_TID, PERF_SAMPLE_TIME,
 	PERF_SAMPLE_ADDR, PERF_SAMPLE_ID, PERF_SAMPLE_STREAM_ID, PERF_SAMPLE_CPU,
 	PERF_SAMPLE_PERIOD, PERF_SAMPLE_READ, PERF_SAMPLE_CALLCHAIN, PERF_SAMPLE_RAW,
+	PERF_SAMPLE_BRANCH_STACK, PERF_SAMPLE_REGS_USER, PERF_SAMPLE_STACK_USER,
+	PERF_SAMPLE_WEIGHT_TYPE, PERF_SAMPLE_DATA_SRC, PERF_SAMPLE_TRANSACTION,
+	PERF_SAMPLE_REGS_INTR, PERF_SAMPLE_PHYS_ADDR, PERF_SAMPLE_CGROUP,
+	PERF_SAMPLE_DATA_PAGE_SIZE, PERF_SAMPLE_CODE_PAGE_SIZE, PERF_SAMPLE_AUX,
 };
+
+/* The scalar fields a sample may carry, and where they go (sink.h) */
+static const struct {
+	uint64_t	bit;
+	enum p2d_val	val;
+} value_fields[] = {
+	{ PERF_SAMPLE_IP,		P2D_VAL_IP },
+	{ PERF_SAMPLE_ADDR,		P2D_VAL_ADDR },
+	{ PERF_SAMPLE_PERIOD,		P2D_VAL_PERIOD },
+	{ PERF_SAMPLE_PHYS_ADDR,	P2D_VAL_PHYS_ADDR },
+	{ PERF_SAMPLE_WEIGHT_TYPE,	P2D_VAL_WEIGHT },
+	{ PERF_SAMPLE_DATA_SRC,		P2D_VAL_DATA_SRC },
+	{ PERF_SAMPLE_TRANSACTION,	P2D_VAL_TRANSACTION },
+	{ PERF_SAMPLE_STREAM_ID,	P2D_VAL_STREAM_ID },
+	{ PERF_SAMPLE_CGROUP,		P2D_VAL_CGROUP },
+	{ PERF_SAMPLE_DATA_PAGE_SIZE,	P2D_VAL_DATA_PAGE_SIZE },
+	{ PERF_SAMPLE_CODE_PAGE_SIZE,	P2D_VAL_CODE_PAGE_SIZE },
+};
+
+/* Branch stack flags of attr.branch_sample_type (linux/perf_event.h) */
+#define BRANCH_HW_INDEX		(1ull << 17)
+#define BRANCH_COUNTERS		(1ull << 19)	/* Linux 6.8 */
 
 /* The sample_id trailer */
 static const uint64_t id_fields[] = {
@@ -46,6 +72,11 @@ static unsigned int field_size(uint64_t bit, uint64_t rf)
 		return rf & PERF_FORMAT_GROUP ? VARIABLE : read_value_size(rf) + read_times_size(rf);
 	case PERF_SAMPLE_CALLCHAIN:
 	case PERF_SAMPLE_RAW:
+	case PERF_SAMPLE_BRANCH_STACK:
+	case PERF_SAMPLE_REGS_USER:
+	case PERF_SAMPLE_STACK_USER:
+	case PERF_SAMPLE_REGS_INTR:
+	case PERF_SAMPLE_AUX:
 		return VARIABLE;
 	default:
 		return 8;
@@ -123,11 +154,20 @@ void p2d_rd_id_positions(uint64_t st, int *id_pos, int *is_pos)
  * Where TID, TIME, CPU and RAW sit when nothing of variable size (a call
  * chain, a group READ) comes before RAW: the common case, read without
  * walking sample_type for every sample (@a->fixed). Also the trailer's
- * size and where TID, TIME and CPU sit in it.
+ * size and where TID, TIME and CPU sit in it, and the scalars (&enum
+ * p2d_val) the samples carry.
  */
 void p2d_rd_layout(struct p2d_attr *a)
 {
 	uint64_t st = a->sample_type, rf = a->read_format;
+	unsigned int i;
+
+	a->vals = 0;
+	for (i = 0; i < NR(value_fields); i++)
+		a->vals |= st & value_fields[i].bit ? 1u << value_fields[i].val : 0;
+	/* a fixed period is not sampled: every sample has it (as perf script shows) */
+	if (a->period)
+		a->vals |= 1u << P2D_VAL_PERIOD;
 
 	a->trailer = a->sample_id_all ? p2d_rd_trailer_size(st) : 0;
 	a->off_tid = sample_offset(st, rf, PERF_SAMPLE_TID);
@@ -153,8 +193,59 @@ static int skip_read(struct p2d_cursor *c, uint64_t rf)
 	return p2d_cur_skip(c, nr * value);
 }
 
+/* { u64 abi; u64 regs[weight(mask)]; }: no registers when abi is 0 */
+static int skip_regs(struct p2d_cursor *c, uint64_t mask)
+{
+	uint64_t abi;
+
+	if (p2d_cur_u64(c, &abi))
+		return -EBADMSG;
+	return abi ? p2d_cur_skip(c, 8 * (uint64_t)__builtin_popcountll(mask)) : 0;
+}
+
+/* { u64 nr; [u64 hw_idx;] { u64 from, to, flags; } lbr[nr]; [u64 counters[nr];] } */
+static int skip_branches(struct p2d_cursor *c, uint64_t bst)
+{
+	uint64_t nr, each = 24 + (bst & BRANCH_COUNTERS ? 8 : 0);
+
+	if (p2d_cur_u64(c, &nr) || ((bst & BRANCH_HW_INDEX) && p2d_cur_skip(c, 8)) ||
+	    nr > p2d_cur_left(c) / each)
+		return -EBADMSG;
+	return p2d_cur_skip(c, nr * each);
+}
+
+/* { u64 size; char data[size]; [u64 dyn_size;] }, and AUX's { u64 size; char data[size]; } */
+static int skip_sized(struct p2d_cursor *c, bool dyn)
+{
+	uint64_t size;
+
+	if (p2d_cur_u64(c, &size) || p2d_cur_skip(c, size))
+		return -EBADMSG;
+	return dyn && size ? p2d_cur_skip(c, 8) : 0;
+}
+
+/* A scalar field into its &enum p2d_val slot */
+static int read_value(struct p2d_cursor *c, uint64_t bit, struct p2d_rd_sample *s)
+{
+	unsigned int i;
+	uint64_t v;
+
+	if (p2d_cur_u64(c, &v))
+		return -EBADMSG;
+	for (i = 0; i < NR(value_fields); i++) {
+		if (value_fields[i].bit == bit) {
+			/* WEIGHT_STRUCT: var1_dw is the low half in either byte order */
+			s->ev.val[value_fields[i].val] = bit == PERF_SAMPLE_WEIGHT_TYPE &&
+				!(s->sample_type & PERF_SAMPLE_WEIGHT) ? (uint32_t)v : v;
+			break;
+		}
+	}
+	return 0;
+}
+
 /* One field of a sample or trailer at @c into @s */
-static int read_field(struct p2d_cursor *c, uint64_t bit, uint64_t rf, struct p2d_rd_sample *s)
+static int read_field(struct p2d_cursor *c, uint64_t bit, const struct p2d_attr *a,
+		      struct p2d_rd_sample *s)
 {
 	uint64_t nr;
 	uint32_t res;
@@ -170,22 +261,36 @@ static int read_field(struct p2d_cursor *c, uint64_t bit, uint64_t rf, struct p2
 		s->has_cpu = true;
 		return p2d_cur_u32(c, &s->ev.cpu) || p2d_cur_u32(c, &res) ? -EBADMSG : 0;
 	case PERF_SAMPLE_READ:
-		return skip_read(c, rf);
+		return skip_read(c, a->read_format);
 	case PERF_SAMPLE_CALLCHAIN:
-		if (p2d_cur_u64(c, &nr) || nr > p2d_cur_left(c) / 8 || p2d_cur_skip(c, nr * 8))
+		if (p2d_cur_u64(c, &nr) || nr > p2d_cur_left(c) / 8 || nr > UINT32_MAX)
 			return -EBADMSG;
-		s->has_chain = nr > 0;
-		return 0;
+		s->ev.nr_chain = (uint32_t)nr;
+		s->ev.chain = nr ? c->buf + c->pos : NULL;
+		return p2d_cur_skip(c, nr * 8);
 	case PERF_SAMPLE_RAW:
 		return p2d_cur_u32(c, &s->ev.len) || p2d_cur_bytes(c, s->ev.len, &s->ev.raw) ?
 		       -EBADMSG : 0;
-	default:
+	case PERF_SAMPLE_BRANCH_STACK:
+		return skip_branches(c, a->branch_sample_type);
+	case PERF_SAMPLE_REGS_USER:
+		return skip_regs(c, a->regs_user);
+	case PERF_SAMPLE_REGS_INTR:
+		return skip_regs(c, a->regs_intr);
+	case PERF_SAMPLE_STACK_USER:
+		return skip_sized(c, true);
+	case PERF_SAMPLE_AUX:
+		return skip_sized(c, false);
+	case PERF_SAMPLE_IDENTIFIER:
+	case PERF_SAMPLE_ID:
 		return p2d_cur_skip(c, 8);
+	default:
+		return read_value(c, bit, s);
 	}
 }
 
 /**
- * p2d_rd_parse_sample - decode a sample, field by field, up to RAW
+ * p2d_rd_parse_sample - decode a sample, field by field
  * @a: its attr
  * @c: cursor after the record header
  * @s: result (zeroed by the caller)
@@ -196,9 +301,10 @@ int p2d_rd_parse_sample(const struct p2d_attr *a, struct p2d_cursor *c, struct p
 {
 	unsigned int i;
 
+	s->sample_type = a->sample_type;
+	s->ev.swap = c->swap;
 	for (i = 0; i < NR(sample_fields); i++) {
-		if ((a->sample_type & sample_fields[i]) &&
-		    read_field(c, sample_fields[i], a->read_format, s))
+		if ((a->sample_type & sample_fields[i]) && read_field(c, sample_fields[i], a, s))
 			return -EBADMSG;
 	}
 	return 0;
@@ -208,7 +314,7 @@ int p2d_rd_parse_sample(const struct p2d_attr *a, struct p2d_cursor *c, struct p
  * p2d_rd_parse_trailer - decode the sample_id trailer of a record
  * @a: the attr the record belongs to
  * @rec: cursor over the whole record
- * @s: result (zeroed here)
+ * @s: result: its pid, tid, has_pid, ts, has_time, cpu and has_cpu
  *
  * Returns 0, or -ENOENT when the record has no trailer.
  */
@@ -217,7 +323,9 @@ int p2d_rd_parse_trailer(const struct p2d_attr *a, const struct p2d_cursor *rec,
 {
 	const uint8_t *p;
 
-	memset(s, 0, sizeof(*s));
+	s->ev.has_pid = s->has_time = s->has_cpu = false;
+	s->ev.pid = s->ev.tid = s->ev.cpu = 0;
+	s->ev.ts = 0;
 	if (!a || !a->sample_id_all || a->trailer > rec->len - 8)
 		return -ENOENT;
 	p = rec->buf + rec->len - a->trailer;

@@ -76,6 +76,7 @@ enum p2d_rd_feature {
 #define P2D_MISC_LOST_SAMPLES_BPF	(1u << 15)
 
 /* perf_event_attr flag bits we use (bit numbers in the flags word) */
+#define ATTR_FLAG_FREQ		10
 #define ATTR_FLAG_SAMPLE_ID_ALL	18
 #define ATTR_FLAG_USE_CLOCKID	25
 
@@ -83,6 +84,7 @@ enum p2d_rd_feature {
  * struct p2d_attr - what the reader needs of one perf_event_attr
  * @type: PERF_TYPE_*
  * @config: for tracepoints, the event id
+ * @period: the fixed sample period (perf record -c), 0 with a frequency
  * @sample_type: PERF_SAMPLE_* bits
  * @read_format: PERF_FORMAT_* bits
  * @branch_sample_type: PERF_SAMPLE_BRANCH_* bits
@@ -103,10 +105,13 @@ enum p2d_rd_feature {
  * @trl_tid: offset of the pid/tid pair in the sample_id trailer, or -1
  * @trl_time: offset of the time in the trailer, or -1
  * @trl_cpu: offset of the cpu in the trailer, or -1
+ * @vals: the &enum p2d_val its samples carry (bitmask)
+ * @announced: told to the sink as a &p2d_source
  */
 struct p2d_attr {
 	uint32_t	type;
 	uint64_t	config;
+	uint64_t	period;
 	uint64_t	sample_type;
 	uint64_t	read_format;
 	uint64_t	branch_sample_type;
@@ -126,6 +131,8 @@ struct p2d_attr {
 	int		trl_tid;
 	int		trl_time;
 	int		trl_cpu;
+	uint32_t	vals;
+	bool		announced;
 };
 
 struct p2d_unzstd;
@@ -182,9 +189,11 @@ struct lost_cpu {
  * @warned_cpu: warned about samples without CPU
  * @warned_lost: warned about a lost record that cannot be placed
  * @warned_c2: warned about an overflowed COMPRESSED2 size
+ * @warned_time: warned about samples without a time
  * @compressed: the records came (partly) compressed
  * @rec_count: records read, by type (those inside compressed ones included)
  * @rec_unknown: records of types beyond @rec_count
+ * @announced: @attrs told to the sink (p2d_source) so far, at the last sample
  */
 struct p2d_reader {
 	const struct p2d_sink	*sink;
@@ -218,25 +227,26 @@ struct p2d_reader {
 	bool			warned_cpu;
 	bool			warned_lost;
 	bool			warned_c2;
+	bool			warned_time;
 	bool			compressed;
 	uint64_t		rec_count[P2D_REC_MAX];
 	uint64_t		rec_unknown;
+	uint32_t		announced;
 };
 
 /**
- * struct p2d_rd_sample - what a tracepoint needs of a PERF_RECORD_SAMPLE, or
- * of the sample_id trailer of another record: decoded straight into the
- * event handed to the sink (cpu, pid, tid, has_pid, ts, raw, len)
+ * struct p2d_rd_sample - a PERF_RECORD_SAMPLE, or the sample_id trailer of
+ * another record: decoded straight into the event handed to the sink
  * @ev: the event
  * @has_time: the sample has a timestamp
  * @has_cpu: the sample has a CPU
- * @has_chain: the sample has a call chain (not converted)
+ * @sample_type: of its attr
  */
 struct p2d_rd_sample {
 	struct p2d_event	ev;
 	bool			has_time;
 	bool			has_cpu;
-	bool			has_chain;
+	uint64_t		sample_type;
 };
 
 /* Hand the tracing data (malloc()ed, given away) to the sink */

@@ -56,11 +56,71 @@ static void warn_once(struct p2d_reader *r, bool *flag, uint64_t off, const char
 	p2d_warn(r->d, off, "%s", msg);
 }
 
+/* The name perf gives an event it has no EVENT_DESC name for */
+static void default_name(const struct p2d_attr *a, char *buf, size_t size)
+{
+	static const char *const hw[] = {
+		"cycles", "instructions", "cache-references", "cache-misses",
+		"branch-instructions", "branch-misses", "bus-cycles",
+		"stalled-cycles-frontend", "stalled-cycles-backend", "ref-cycles",
+	};
+	static const char *const sw[] = {
+		"cpu-clock", "task-clock", "page-faults", "context-switches",
+		"cpu-migrations", "minor-faults", "major-faults", "alignment-faults",
+		"emulation-faults", "dummy", "bpf-output", "cgroup-switches",
+	};
+
+	if (a->type == PERF_TYPE_HARDWARE && a->config < sizeof(hw) / sizeof(hw[0]))
+		snprintf(buf, size, "%s", hw[a->config]);
+	else if (a->type == PERF_TYPE_SOFTWARE && a->config < sizeof(sw) / sizeof(sw[0]))
+		snprintf(buf, size, "%s", sw[a->config]);
+	else if (a->type == PERF_TYPE_BREAKPOINT)
+		snprintf(buf, size, "mem:0x%llx", (unsigned long long)a->config);
+	else
+		snprintf(buf, size, "type%u_0x%llx", a->type, (unsigned long long)a->config);
+}
+
+/* Tell the sink of the events that are not tracepoints, before their first sample */
+static int announce(struct p2d_reader *r)
+{
+	struct p2d_source src;
+	char name[64];
+	uint32_t i;
+	int ret;
+
+	for (i = 0; i < r->nr_attrs; i++) {
+		struct p2d_attr *a = &r->attrs[i];
+
+		if (a->announced || a->type == PERF_TYPE_TRACEPOINT)
+			continue;
+		a->announced = true;
+		if (!a->name)
+			default_name(a, name, sizeof(name));
+		src.index = i;
+		src.name = a->name ? a->name : name;
+		src.vals = a->vals;
+		ret = r->sink->ops->source(r->sink->ctx, &src);
+		if (ret)
+			return ret;
+	}
+	r->announced = r->nr_attrs;
+	return 0;
+}
+
+static int bad_sample(struct p2d_reader *r, const struct p2d_cursor *c)
+{
+	r->stats->dropped++;
+	warn_once(r, &r->warned_bad, c->base,
+		  "malformed sample (or a tracepoint's without RAW data) skipped");
+	return 0;
+}
+
 static int rec_sample(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 {
 	static const char no_cpu[] = "samples carry no CPU (PERF_SAMPLE_CPU): all on CPU 0";
 	struct p2d_attr *a = sample_attr(r, c);
 	struct p2d_rd_sample s;
+	int ret;
 
 	if (!a) {
 		r->stats->dropped++;
@@ -68,24 +128,47 @@ static int rec_sample(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 		return 0;
 	}
 	a->samples++;
-	if (a->type != PERF_TYPE_TRACEPOINT) {
-		r->stats->other_samples++;
-		return 0;
+	if (r->announced != r->nr_attrs) {
+		ret = announce(r);
+		if (ret)
+			return ret;
 	}
-	memset(&s, 0, sizeof(s));
 	p2d_cur_skip(c, 8);
-	if ((a->fixed ? p2d_rd_parse_fixed(a, c, &s) : p2d_rd_parse_sample(a, c, &s)) || !s.ev.raw) {
-		r->stats->dropped++;
-		warn_once(r, &r->warned_bad, c->base,
-			  "malformed tracepoint sample (or one without RAW data) skipped");
-		return 0;
+	if (a->type == PERF_TYPE_TRACEPOINT && a->fixed) {
+		/* the common case, kept short: val[] is not read for a tracepoint */
+		s.ev.has_pid = s.has_time = s.has_cpu = false;
+		s.ev.cpu = 0;
+		s.ev.chain = NULL;
+		s.ev.nr_chain = 0;
+		if (p2d_rd_parse_fixed(a, c, &s))
+			return bad_sample(r, c);
+	} else {
+		memset(&s, 0, sizeof(s));
+		s.ev.val[P2D_VAL_PERIOD] = a->period;
+		if (p2d_rd_parse_sample(a, c, &s))
+			return bad_sample(r, c);
+		if (a->type == PERF_TYPE_TRACEPOINT && !s.ev.raw)
+			return bad_sample(r, c);
 	}
-	if (!s.has_time)
+	if (a->type == PERF_TYPE_TRACEPOINT) {
+		s.ev.source = P2D_TRACEPOINT;
+	} else {
+		s.ev.source = (uint32_t)(a - r->attrs);
+		s.ev.raw = NULL;
+		s.ev.len = 0;
+	}
+	if (!s.has_time && a->type == PERF_TYPE_TRACEPOINT)
 		return p2d_error(r->d, c->base, -ENOTSUP,
 				 "tracepoint samples without timestamps (PERF_SAMPLE_TIME)");
+	if (!s.has_time) {
+		r->stats->other_samples++;
+		warn_once(r, &r->warned_time, c->base, "samples without timestamps"
+			  " (PERF_SAMPLE_TIME) cannot be placed: not converted");
+		return 0;
+	}
 	if (!s.has_cpu)
 		warn_once(r, &r->warned_cpu, c->base, no_cpu);
-	r->stats->callchains += s.has_chain;
+	s.ev.swap = c->swap;
 	s.ev.off = c->base;
 	return r->sink->ops->event(r->sink->ctx, &s.ev);
 }

@@ -13,16 +13,44 @@
 #include "meta.h"
 
 #define P2D_NO_CPU	UINT32_MAX	/* a loss that cannot be placed on a CPU */
+#define P2D_TRACEPOINT	UINT32_MAX	/* &p2d_event source of a tracepoint event */
 
 /**
- * struct p2d_event - one tracepoint event as an import handler delivers it
+ * enum p2d_val - the scalars a sample of a non-tracepoint event may carry,
+ * in the order a format lists them
+ */
+enum p2d_val {
+	P2D_VAL_IP,		/* the sampled instruction pointer */
+	P2D_VAL_ADDR,		/* the data address (perf record -d) */
+	P2D_VAL_PERIOD,		/* the sample period */
+	P2D_VAL_PHYS_ADDR,	/* the physical data address */
+	P2D_VAL_WEIGHT,		/* a cost (latency) the PMU reports */
+	P2D_VAL_DATA_SRC,	/* where the data came from (memory level, ...) */
+	P2D_VAL_TRANSACTION,	/* transaction abort flags */
+	P2D_VAL_STREAM_ID,	/* the id of the event's parent, for inherited events */
+	P2D_VAL_CGROUP,		/* the cgroup id */
+	P2D_VAL_DATA_PAGE_SIZE,	/* the page size of the data address */
+	P2D_VAL_CODE_PAGE_SIZE,	/* the page size of the ip */
+	P2D_NR_VALS
+};
+
+/**
+ * struct p2d_event - one sample as an import handler delivers it
  * @cpu: CPU it was recorded on
  * @pid: process id (thread group), when @has_pid
  * @tid: thread id, when @has_pid
  * @has_pid: the recording carries pid and tid
  * @ts: timestamp in ns
- * @raw: the ftrace payload (common fields first), in the recording's byte order
+ * @source: P2D_TRACEPOINT, or the index of the &p2d_source it belongs to
+ * @raw: a tracepoint's ftrace payload (common fields first), in the
+ *	recording's byte order; NULL for other events
  * @len: payload bytes
+ * @val: the scalars of a non-tracepoint sample (&enum p2d_val), those its
+ *	source's @vals names
+ * @chain: the call chain, @nr_chain u64 values in the recording's byte
+ *	order (@swap), with perf's PERF_CONTEXT_* markers; NULL when none
+ * @nr_chain: entries of @chain
+ * @swap: @chain is in the other byte order
  * @off: input offset of the record, for messages
  */
 struct p2d_event {
@@ -30,10 +58,28 @@ struct p2d_event {
 	uint32_t	pid;
 	uint32_t	tid;
 	bool		has_pid;
+	bool		swap;
 	uint64_t	ts;
+	uint32_t	source;
 	const uint8_t	*raw;
 	uint32_t	len;
+	uint32_t	nr_chain;
+	const uint8_t	*chain;
 	uint64_t	off;
+	uint64_t	val[P2D_NR_VALS];
+};
+
+/**
+ * struct p2d_source - an event that is not a tracepoint (cpu-clock, cycles,
+ * page-faults, ...), told to the sink before its first sample
+ * @index: what its samples carry as &p2d_event source
+ * @name: its name as the recording's tool shows it ("cpu-clock", "cycles:P")
+ * @vals: bitmask of the &enum p2d_val its samples carry
+ */
+struct p2d_source {
+	uint32_t	index;
+	const char	*name;
+	uint32_t	vals;
 };
 
 /** enum p2d_side_kind - what a side-band record says */
@@ -62,16 +108,14 @@ struct p2d_side {
 /**
  * struct p2d_read_stats - what a reader counted but did not deliver
  * @input_bytes: size of the input (every file of a directory)
- * @dropped: tracepoint samples it could not decode
- * @other_samples: samples of other events
- * @callchains: tracepoint samples whose call chain was left out
+ * @dropped: samples it could not decode
+ * @other_samples: samples it did not deliver (of events it cannot describe)
  * @sideband: side-band records read (COMM, FORK, MMAP, ...)
  */
 struct p2d_read_stats {
 	uint64_t	input_bytes;
 	uint64_t	dropped;
 	uint64_t	other_samples;
-	uint64_t	callchains;
 	uint64_t	sideband;
 };
 
@@ -79,7 +123,8 @@ struct p2d_read_stats {
  * struct p2d_sink_ops - what an import handler calls while it reads
  * @meta: the recording's metadata is known (again: it may grow); copy it
  * @tracing: the tracing data (event formats), malloc()ed, ownership passes
- * @event: one tracepoint event
+ * @source: an event that is not a tracepoint; before its first sample
+ * @event: one sample
  * @lost: @count events lost on @cpu (P2D_NO_CPU: unknown) at @ts (UINT64_MAX:
  *	reported only at the end, time unknown)
  * @round: the end of one of perf's rounds: older events may be released
@@ -92,6 +137,7 @@ struct p2d_read_stats {
 struct p2d_sink_ops {
 	int	(*meta)(void *ctx, const struct p2d_meta *m);
 	int	(*tracing)(void *ctx, uint8_t *blob, size_t len, uint64_t off);
+	int	(*source)(void *ctx, const struct p2d_source *src);
 	int	(*event)(void *ctx, const struct p2d_event *ev);
 	int	(*lost)(void *ctx, uint32_t cpu, uint64_t ts, uint64_t count);
 	int	(*round)(void *ctx);

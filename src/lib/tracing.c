@@ -238,9 +238,107 @@ static int known_events(struct p2d_tracing *t)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		e = tep_get_event(t->tep, i);
-		if (e && e->id >= 0 && e->id < 65536)
+		if (e && e->id >= 0 && e->id < 65536) {
 			t->known[e->id / 8] |= (uint8_t)(1u << (e->id % 8));
+			if (e->id > t->max_id)
+				t->max_id = e->id;
+		}
 	}
+	return 0;
+}
+
+/**
+ * p2d_tracing_new - tracing data for a recording that has none
+ * @long_size: the recording's kernel long size (4 or 8)
+ * @page_size: the ring-buffer page size to write
+ * @out: set to the result, to free with p2d_tracing_free()
+ *
+ * A recording without tracepoints carries no formats: the trace.dat gets
+ * the standard header_page and header_event and only the formats perf2dat
+ * adds (p2d_tracing_add_format()).
+ *
+ * Returns 0 or -ENOMEM.
+ */
+int p2d_tracing_new(unsigned int long_size, unsigned int page_size, struct p2d_tracing **out)
+{
+	struct p2d_tracing *t = calloc(1, sizeof(*t));
+
+	*out = NULL;
+	if (!t)
+		return -ENOMEM;
+	strcpy(t->version, "0.6");
+	t->big_endian = p2d_host_big_endian();
+	t->long_size = long_size;
+	t->page_size = page_size;
+	t->tep = tep_alloc();
+	if (!t->tep || known_events(t)) {
+		p2d_tracing_free(t);
+		return -ENOMEM;
+	}
+	p2d_tracing_setup_tep(t->tep, t);
+	*out = t;
+	return 0;
+}
+
+/**
+ * p2d_tracing_new_id - an event id no format of the recording uses
+ * @t: tracing data
+ *
+ * Ids above the recording's largest, so that the recording's own events
+ * keep theirs.
+ *
+ * Returns the id, or -ENOSPC when none is left.
+ */
+int p2d_tracing_new_id(struct p2d_tracing *t)
+{
+	int id;
+
+	for (id = t->max_id < 15 ? 16 : t->max_id + 1; id < 65536; id++)
+		if (!p2d_tracing_has_event(t, (uint16_t)id))
+			return id;
+	for (id = 16; id < 65536; id++)
+		if (!p2d_tracing_has_event(t, (uint16_t)id))
+			return id;
+	return -ENOSPC;
+}
+
+/**
+ * p2d_tracing_add_format - a format perf2dat writes (synth.c)
+ * @t: tracing data
+ * @system: its system
+ * @text: the format file, malloc()ed; ownership passes
+ *
+ * The format is parsed by libtraceevent, its id becomes known, and it is
+ * written into the trace.dat with the recording's.
+ *
+ * Returns 0 or a negative errno.
+ */
+int p2d_tracing_add_format(struct p2d_tracing *t, const char *system, char *text)
+{
+	struct p2d_added *a;
+	struct tep_event *e = NULL;
+	size_t len = strlen(text);
+
+	a = realloc(t->added, (t->nr_added + 1) * sizeof(*a));
+	if (!a) {
+		free(text);
+		return -ENOMEM;
+	}
+	t->added = a;
+	a = &t->added[t->nr_added];
+	a->system = strdup(system);
+	if (!a->system || tep_parse_format(t->tep, &e, text, len, system) || !e ||
+	    e->id < 0 || e->id >= 65536) {
+		free(a->system);
+		free(text);
+		return a->system ? -EINVAL : -ENOMEM;
+	}
+	a->text = text;
+	a->len = len;
+	t->nr_added++;
+	t->known[e->id / 8] |= (uint8_t)(1u << (e->id % 8));
+	if (e->id > t->max_id)
+		t->max_id = e->id;
 	return 0;
 }
 
@@ -316,6 +414,11 @@ void p2d_tracing_free(struct p2d_tracing *t)
 		free(t->systems[i].events);
 	free(t->systems);
 	free(t->ftrace);
+	for (i = 0; i < t->nr_added; i++) {
+		free(t->added[i].system);
+		free(t->added[i].text);
+	}
+	free(t->added);
 	free(t->blob);
 	free(t->known);
 	free(t);

@@ -18,6 +18,18 @@ struct p2d_span {
 	size_t		len;
 };
 
+/**
+ * struct p2d_added - a format perf2dat wrote (synth.c), not the recording
+ * @system: its system
+ * @text: the format file
+ * @len: its size
+ */
+struct p2d_added {
+	char	*system;
+	char	*text;
+	size_t	len;
+};
+
 /** struct p2d_tsystem - one event system and its format files */
 struct p2d_tsystem {
 	const char	*name;
@@ -44,6 +56,9 @@ struct p2d_tsystem {
  * @cmdlines: saved_cmdlines (version 0.6)
  * @tep: the formats parsed by libtraceevent
  * @known: bitmap of the event ids the formats describe (common_type is a u16)
+ * @added: formats perf2dat wrote, parsed into @tep too
+ * @nr_added: count of @added
+ * @max_id: the largest event id in @tep
  */
 struct p2d_tracing {
 	uint8_t			*blob;
@@ -63,11 +78,18 @@ struct p2d_tracing {
 	struct p2d_span		cmdlines;
 	struct tep_handle	*tep;
 	uint8_t			*known;
+	struct p2d_added	*added;
+	unsigned int		nr_added;
+	int			max_id;
 };
 
 int p2d_tracing_parse(struct p2d_diag *d, uint8_t *blob, size_t len, uint64_t off,
 		      bool isolate, struct p2d_tracing **out) __hidden;
+int p2d_tracing_new(unsigned int long_size, unsigned int page_size,
+		    struct p2d_tracing **out) __hidden;
 void p2d_tracing_free(struct p2d_tracing *t) __hidden;
+int p2d_tracing_add_format(struct p2d_tracing *t, const char *system, char *text) __hidden;
+int p2d_tracing_new_id(struct p2d_tracing *t) __hidden;
 
 /**
  * p2d_tracing_has_event - does a format describe event @id?

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * libtracecmd's writer reads metadata from a tracefs-shaped directory. We
- * give it a private one, made from the recording's tracing data only:
+ * give it a private one, made from the recording's tracing data and the
+ * formats perf2dat adds (synth.c):
  *
  *	events/header_page  events/header_event
  *	events/ftrace/<event>/format  events/<system>/<event>/format
@@ -135,7 +136,7 @@ static int write_format(const char *dir, const char *name, const struct p2d_span
 }
 
 static int write_system(const char *events, const char *sys,
-			const struct p2d_span *formats, unsigned int nr)
+			const struct p2d_span *formats, unsigned int nr, bool more)
 {
 	char dir[PATH_MAX], name[160];
 	unsigned int i;
@@ -144,7 +145,7 @@ static int write_system(const char *events, const char *sys,
 	ret = join(dir, events, sys);
 	if (ret)
 		return ret;
-	if (mkdir(dir, 0700) < 0)
+	if (mkdir(dir, 0700) < 0 && (errno != EEXIST || !more))
 		return -errno;
 	for (i = 0; i < nr; i++) {
 		if (!formats[i].len)
@@ -183,6 +184,22 @@ static int write_headers(const struct p2d_tracing *t, const char *events)
 			   sizeof(std_header_event) - 1);
 }
 
+/* The formats perf2dat adds, into their systems' folders (made if needed) */
+static int write_added(const struct p2d_tracing *t, const char *events)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < t->nr_added; i++) {
+		const struct p2d_span f = { t->added[i].text, t->added[i].len };
+
+		ret = write_system(events, t->added[i].system, &f, 1, true);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static int write_events(const struct p2d_tracing *t, const char *events)
 {
 	struct p2d_span std = { std_ftrace_format, sizeof(std_ftrace_format) - 1 };
@@ -192,10 +209,12 @@ static int write_events(const struct p2d_tracing *t, const char *events)
 
 	for (i = 0; i < t->nr_ftrace; i++)
 		nr_ftrace += t->ftrace[i].len != 0;
+	for (i = 0; i < t->nr_added; i++)
+		nr_ftrace += !strcmp(t->added[i].system, "ftrace");
 	if (nr_ftrace)
-		ret = write_system(events, "ftrace", t->ftrace, t->nr_ftrace);
+		ret = write_system(events, "ftrace", t->ftrace, t->nr_ftrace, false);
 	else
-		ret = write_system(events, "ftrace", &std, 1);
+		ret = write_system(events, "ftrace", &std, 1, false);
 	if (ret)
 		return ret;
 	for (i = 0; i < t->nr_systems; i++) {
@@ -206,16 +225,17 @@ static int write_events(const struct p2d_tracing *t, const char *events)
 			strcpy(sys, name);
 		else
 			snprintf(sys, sizeof(sys), "system%u", i);
-		ret = write_system(events, sys, t->systems[i].events, t->systems[i].nr_events);
+		ret = write_system(events, sys, t->systems[i].events, t->systems[i].nr_events,
+				   false);
 		if (ret == -EEXIST) {
 			snprintf(sys, sizeof(sys), "system%u", i);
 			ret = write_system(events, sys, t->systems[i].events,
-					   t->systems[i].nr_events);
+					   t->systems[i].nr_events, false);
 		}
 		if (ret)
 			return ret;
 	}
-	return 0;
+	return write_added(t, events);
 }
 
 static int write_cmdlines(const struct p2d_tasks *tasks, const char *dir)

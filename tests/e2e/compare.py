@@ -14,6 +14,20 @@ trace.dat perf2dat made from it. The expectation comes from perf only:
   any order. perf prints tid -1 for some samples of exiting tasks (the kernel
   has already detached their pid): such a line matches an event with the same
   CPU, time, event and fields under any tid (the payload's common_pid).
+- samples of other events (--samples FILE: `perf script -F
+  comm,tid,cpu,time,event,ip,period[,addr] --ns -G`, whose tracepoint lines
+  are left out): each appears as the event perf names, made a valid event
+  name (cpu-clock -> cpu_clock), with the same CPU, time, tid, ip, period
+  (and addr with --sample-addr).
+- stacks (--chains FILE: `perf script -D`, the call chain perf stored with
+  each sample): right after its event, with the same CPU, time and pid, an
+  ftrace:kernel_stack event lists the kernel part of the chain (between
+  perf's context markers) and ftrace:user_stack events, 8 callers each, the
+  user part, address for address, in the same order; an event without a
+  kernel or user part has no such stack event. The stacks are read from
+  --stack-report FILE, `trace-cmd report -t` with its plugins as users run
+  it (without them kernel_stack events print 8 callers only), which must
+  list the same events as TRACE_CMD_REPORT_OUTPUT.
 - task names: a tid perf shows under one name all along has that name in the
   report (the first 15 characters; pid 0 is trace-cmd's "<idle>"); a tid perf
   shows under several names (exec) has one of them; no event of a tid perf
@@ -36,6 +50,18 @@ PERF_RE = re.compile(r'^(?P<comm>.*?)\s+(?P<tid>-?\d+)\s+\[(?P<cpu>\d+)\]\s+'
 # trace-cmd >= 3.2 always prints a latency column ("d..3.") after the CPU
 TC_RE = re.compile(r'^\s*(?P<comm>.*)-(?P<pid>\d+)\s+\[(?P<cpu>\d+)\]\s+(?:[^\s:]{4,5}\s+)?'
                    r'(?P<ts>\d+\.\d{9}):\s+(?P<event>[^:\s]+):\s*(?P<fields>.*)$')
+SAMPLE_RE = re.compile(r'^(?P<comm>.*?)\s+(?P<tid>-?\d+)\s+\[(?P<cpu>\d+)\]\s+'
+                       r'(?P<ts>\d+\.\d{9}):\s+(?P<period>\d+)\s+(?P<event>\S+):\s+'
+                       r'(?P<rest>[0-9a-f ]+)$')
+DUMP_RE = re.compile(r'^(?:(?P<cpu>\d+) )?(?P<ts>\d+) 0x[0-9a-f]+ \[0x[0-9a-f]+\]: '
+                     r'PERF_RECORD_SAMPLE\(.*?\): (?P<pid>-?\d+)/(?P<tid>-?\d+): ')
+CHAIN_RE = re.compile(r'^\.\.\. FP chain: nr:(?P<nr>\d+)$')
+FRAME_RE = re.compile(r'^\.\.\.\.\.\s+\d+: (?P<ip>[0-9a-f]+)$')
+STACK_RE = re.compile(r'^\s*=> (?:.* \((?P<addr>[0-9a-f]+)\)|(?:0x)?(?P<hex>[0-9a-f]+))$')
+CONTEXT_MAX = 2**64 - 4095
+CONTEXT_KERNEL = 2**64 - 128
+CONTEXT_USER = 2**64 - 512
+USER_STACK_ENTRIES = 8
 DROP_RE = re.compile(r'^\s*CPU:\s*(?P<cpu>\d+)\s+\[(?P<n>\d+) EVENTS DROPPED\]$')
 CPUS_RE = re.compile(r'^cpus=\d+$')
 STAT_CPU_RE = re.compile(r'^\s*CPU:\s*(?P<cpu>\d+)\s*$')
@@ -51,7 +77,11 @@ def fail_parse(path, n, what, line):
     sys.exit(f'compare: {path}:{n}: cannot parse {what} line: {line!r}')
 
 
-def parse_perf(path, ignore):
+NO_STACK = ((), ())
+
+
+def parse_perf(path, ignore, names):
+    """The tracepoint lines; @names gets every tracepoint's SYSTEM:EVENT."""
     events = []
     with open(path, errors='replace') as f:
         for n, line in enumerate(f, 1):
@@ -59,15 +89,120 @@ def parse_perf(path, ignore):
             m = PERF_RE.match(line)
             if not m:
                 fail_parse(path, n, 'perf script', line)
+            names.add(m['sys'] + ':' + m['event'])
             if m['sys'] + ':' + m['event'] in ignore:
                 continue
-            events.append((int(m['cpu']), ns(m['ts']), int(m['tid']), m['event'],
-                           m['fields'].rstrip(), m['comm'].strip()))
+            events.append([int(m['cpu']), ns(m['ts']), int(m['tid']), m['event'],
+                           m['fields'].rstrip(), m['comm'].strip(), NO_STACK])
     return events
 
 
+def event_name(name):
+    """perf's name of an event made a valid event name, as perf2dat names it."""
+    name = re.sub(r'[^A-Za-z0-9_]', '_', name)
+    return '_' + name if name[:1].isdigit() else name
+
+
+def sample_fields(ip, period, addr):
+    return f'ip={ip:#x}' + (f' addr={addr:#x}' if addr is not None else '') + f' period={period}'
+
+
+def parse_samples(path, tracepoints, with_addr):
+    """The lines of non-tracepoint samples (tracepoint ones are left out)."""
+    events = []
+    with open(path, errors='replace') as f:
+        for n, line in enumerate(f, 1):
+            line = line.rstrip('\n')
+            m = SAMPLE_RE.match(line)
+            if not m or len(m['rest'].split()) != 1 + with_addr:
+                fail_parse(path, n, 'perf script sample', line)
+            if m['event'] in tracepoints:
+                continue
+            vals = [int(x, 16) for x in m['rest'].split()]
+            fields = sample_fields(vals[-1], int(m['period']), vals[0] if with_addr else None)
+            events.append([int(m['cpu']), ns(m['ts']), int(m['tid']), event_name(m['event']),
+                           fields, m['comm'].strip(), NO_STACK])
+    return events
+
+
+def split_chain(chain):
+    """The kernel and user parts of a perf call chain, markers dropped."""
+    kernel, user, ctx = [], [], CONTEXT_KERNEL
+    for ip in chain:
+        if ip >= CONTEXT_MAX:
+            ctx = ip
+        elif ctx == CONTEXT_KERNEL:
+            kernel.append(ip)
+        elif ctx == CONTEXT_USER:
+            user.append(ip)
+    return tuple(kernel), tuple(user)
+
+
+def parse_chains(path):
+    """perf script -D: (cpu, ns, tid) -> the call chains of those samples, in order."""
+    chains = collections.defaultdict(collections.deque)
+    cur, want = None, 0
+    with open(path, errors='replace') as f:
+        for n, line in enumerate(f, 1):
+            line = line.rstrip('\n')
+            if want:
+                m = FRAME_RE.match(line)
+                if not m:
+                    fail_parse(path, n, 'perf script -D call chain', line)
+                cur.append(int(m['ip'], 16))
+                want -= 1
+                continue
+            m = DUMP_RE.match(line)
+            if m:
+                cur = []
+                key = (int(m['cpu'] or 0), int(m['ts']), int(m['tid']))
+                chains[key].append(cur)
+                continue
+            m = CHAIN_RE.match(line)
+            if m and cur is not None:
+                want = int(m['nr'])
+    return chains
+
+
+def canonical_samples(events, names, with_addr):
+    """The fields of perf2dat's events of samples, as sample_fields() writes them."""
+    for e in events:
+        if e[3] not in names:
+            continue
+        kv = dict(x.split('=', 1) for x in e[4].split() if '=' in x)
+        try:
+            e[4] = sample_fields(int(kv['ip'], 16), int(kv['period']),
+                                 int(kv['addr'], 16) if with_addr else None)
+        except (KeyError, ValueError):
+            pass
+
+
+def stacks_from(got, plugged, errors):
+    """Take the stacks of the report with plugins; its events must be the same."""
+    if len(got) != len(plugged):
+        errors.append(f'trace-cmd report lists {len(got)} events, with plugins {len(plugged)}')
+        return
+    for i, (a, b) in enumerate(zip(got, plugged)):
+        if a[:4] != b[:4]:
+            errors.append(f'event {i}: {a[:4]} in trace-cmd report, {b[:4]} with plugins')
+            return
+        a[6] = b[6]
+
+
+def attach_chains(events, chains, long_size):
+    """Each event's stacks; callers are the kernel's longs (4 bytes on 32-bit)."""
+    mask = (1 << (8 * long_size)) - 1
+    for e in events:
+        q = chains.get((e[0], e[1], e[2]))
+        if q:
+            k, u = split_chain(q.popleft())
+            e[6] = (tuple(x & mask for x in k), tuple(x & mask for x in u))
+
+
 def parse_report(path):
+    """Events with their stacks (the stack events after them on their CPU)."""
     events, drops = [], collections.Counter()
+    last, stack, errors = {}, None, []
     with open(path, errors='replace') as f:
         for n, line in enumerate(f, 1):
             line = line.rstrip('\n')
@@ -77,12 +212,37 @@ def parse_report(path):
             if d:
                 drops[int(d['cpu'])] += int(d['n'])
                 continue
+            s = STACK_RE.match(line)
+            if s and stack is not None:
+                stack.append(int(s['addr'] or s['hex'], 16))
+                continue
             m = TC_RE.match(line)
             if not m:
                 fail_parse(path, n, 'trace-cmd report', line)
-            events.append((int(m['cpu']), ns(m['ts']), int(m['pid']), m['event'],
-                           m['fields'].rstrip(), m['comm'].strip()))
-    return events, drops
+            cpu, ts, pid = int(m['cpu']), ns(m['ts']), int(m['pid'])
+            if m['event'] in ('kernel_stack', 'user_stack'):
+                parent = last.get(cpu)
+                if not parent or parent[1] != ts or parent[2] != pid:
+                    errors.append(f'line {n}: {m["event"]} not right after an event of'
+                                  f' CPU {cpu}, time {fmt_ts(ts)}, pid {pid}')
+                    parent = [0] * 6 + [[[], []]]
+                part = 0 if m['event'] == 'kernel_stack' else 1
+                stack = parent[6][part]
+                if part == 0 and stack:
+                    errors.append(f'line {n}: a second kernel_stack for one event')
+                s = STACK_RE.match(m['fields'].strip())
+                if s:
+                    stack.append(int(s['addr'] or s['hex'], 16))
+                elif part == 1 or m['fields'].strip() != '<stack trace >':
+                    fail_parse(path, n, 'trace-cmd report stack', line)
+                continue
+            stack = None
+            e = [cpu, ts, pid, m['event'], m['fields'].rstrip(), m['comm'].strip(), [[], []]]
+            last[cpu] = e
+            events.append(e)
+    for e in events:
+        e[6] = (tuple(e[6][0]), tuple(e[6][1]))
+    return events, drops, errors
 
 
 def parse_stat(path):
@@ -99,15 +259,22 @@ def parse_stat(path):
     return dropped
 
 
-def groups(events):
-    """Per CPU: the list of (ts, multiset of (tid, event, fields)) in order."""
+def user_padded(user):
+    """A user stack as user_stack events hold it: 8 callers each, zero-padded."""
+    pad = -len(user) % USER_STACK_ENTRIES
+    return tuple(user) + (0,) * pad
+
+
+def groups(events, padded):
+    """Per CPU: the list of (ts, multiset of (tid, event, fields, stacks)) in order."""
     out = collections.defaultdict(list)
-    for cpu, ts, tid, ev, fields, _ in events:
+    for cpu, ts, tid, ev, fields, _, (kernel, user) in events:
+        key = (tid, ev, fields, (kernel, user_padded(user) if padded else user))
         g = out[cpu]
         if g and g[-1][0] == ts:
-            g[-1][1][(tid, ev, fields)] += 1
+            g[-1][1][key] += 1
         else:
-            g.append((ts, collections.Counter({(tid, ev, fields): 1})))
+            g.append((ts, collections.Counter({key: 1})))
     return out
 
 
@@ -115,15 +282,15 @@ def same_group(want, got):
     """perf's tid -1 stands for any tid; everything else must be equal."""
     got = collections.Counter(got)
     wild = []
-    for (tid, ev, fields), k in want.items():
+    for (tid, ev, fields, stacks), k in want.items():
         if tid == -1:
-            wild += [(ev, fields)] * k
+            wild += [(ev, fields, stacks)] * k
             continue
-        if got[(tid, ev, fields)] < k:
+        if got[(tid, ev, fields, stacks)] < k:
             return False
-        got[(tid, ev, fields)] -= k
-    for ev, fields in wild:
-        key = next((x for x, k in got.items() if k and x[1:] == (ev, fields)), None)
+        got[(tid, ev, fields, stacks)] -= k
+    for ev, fields, stacks in wild:
+        key = next((x for x, k in got.items() if k and x[1:] == (ev, fields, stacks)), None)
         if key is None:
             return False
         got[key] -= 1
@@ -137,7 +304,7 @@ def fmt_ts(t):
 def check_events(want, got, errors):
     if len(want) != len(got):
         errors.append(f'perf script has {len(want)} events, trace-cmd report {len(got)}')
-    gw, gg = groups(want), groups(got)
+    gw, gg = groups(want, True), groups(got, False)
     for cpu in sorted(set(gw) | set(gg)):
         w, g = gw.get(cpu, []), gg.get(cpu, [])
         for i in range(max(len(w), len(g))):
@@ -155,12 +322,12 @@ def check_events(want, got, errors):
 
 def check_names(want, got, errors):
     names = collections.defaultdict(set)
-    for _, _, tid, _, _, comm in want:
+    for _, _, tid, _, _, comm, _ in want:
         if tid != -1 and comm and not comm.startswith(':'):
             names[tid].add('<idle>' if tid == 0 else comm[:15])
     unnamed, wrong = collections.Counter(), collections.Counter()
     shown = collections.defaultdict(set)
-    for _, _, pid, _, _, comm in got:
+    for _, _, pid, _, _, comm, _ in got:
         if pid not in names:
             continue
         if comm == '<...>':
@@ -204,12 +371,29 @@ def main():
     ap.add_argument('--lost-cpu', action='append', default=[],
                     help='CPU:N, the events the LOST records of that CPU reported')
     ap.add_argument('--stat', help='trace-cmd report --stat of the trace.dat')
+    ap.add_argument('--samples', help='perf script output of the non-tracepoint samples')
+    ap.add_argument('--sample-addr', action='store_true',
+                    help='the --samples output has the addr field')
+    ap.add_argument('--chains', help='perf script -D output: the call chains')
+    ap.add_argument('--stack-report', help='trace-cmd report -t output, with plugins')
+    ap.add_argument('--long-size', type=int, default=8,
+                    help="the recording kernel's long size, that of stack callers")
     ap.add_argument('--name', default='')
     a = ap.parse_args()
 
-    want = parse_perf(a.perf, set(a.ignore_event))
-    got, drops = parse_report(a.report)
-    errors = []
+    tracepoints = set()
+    want = parse_perf(a.perf, set(a.ignore_event), tracepoints)
+    samples = parse_samples(a.samples, tracepoints, a.sample_addr) if a.samples else []
+    want += samples
+    want.sort(key=lambda e: e[1])	# both listings are in time order: merged
+    if a.chains:
+        attach_chains(want, parse_chains(a.chains), a.long_size)
+    got, drops, errors = parse_report(a.report)
+    if a.stack_report:
+        plugged, _, perrors = parse_report(a.stack_report)
+        errors += perrors
+        stacks_from(got, plugged, errors)
+    canonical_samples(got, {e[3] for e in samples}, a.sample_addr)
     if not want:
         errors.append('perf script printed no events: nothing to compare')
     check_events(want, got, errors)
@@ -220,7 +404,9 @@ def main():
     if errors:
         print(f'{tag}MISMATCH: ' + '\n'.join(errors[:6]))
         return 1
-    print(f'{tag}{len(want)} events on {cpus} CPUs equal, {named} tasks named as perf names'
+    frames = sum(len(k) + len(u) for *_, (k, u) in want)
+    print(f'{tag}{len(want)} events on {cpus} CPUs equal ({len(samples)} of other events than'
+          f' tracepoints, {frames} stack frames), {named} tasks named as perf names'
           ' them' + (f', {sum(drops.values())} dropped events shown' if drops else ''))
     return 0
 

@@ -3,14 +3,19 @@
 #
 # End-to-end test: convert a real perf recording with perf2dat and check
 # that `trace-cmd report` shows exactly what `perf script` shows (see
-# compare.py), that `trace-cmd report --cpus` lists the CPUs perf shows, and
-# that `trace-cmd dump --summary` reads the file.
+# compare.py: tracepoint samples, the samples of other events, the call
+# chains of all), that `trace-cmd report --cpus` lists the CPUs perf shows,
+# and that `trace-cmd dump --summary` reads the file.
 #
 # Usage: e2e.sh CASE.e2e, where CASE.e2e sets some of:
 #   input=FILE          recording in tests/data
 #   stdin=yes           feed it to perf2dat (and perf) on standard input
 #   convert_args=...    extra perf2dat options
-#   perf_args=...       extra perf script options
+#   perf_args=...       extra perf script options (of the tracepoint listing)
+#   tracepoints=no      the recording has none (perf script -F trace: would
+#                       print the other events)
+#   sample_fields=...   what the samples of other events are compared on:
+#                       ip,period (default) or ip,period,addr
 #   compare_args=...    extra compare.py options
 #   lost_check=no       skip the check (done by default) that the dropped-event
 #                       markers add up to perf report's Total Lost Samples, per
@@ -26,7 +31,7 @@
 #                       event, to the microsecond
 set -u
 input= stdin=no convert_args= perf_args= compare_args= prepare= report_args=
-date_check=no perf_input= clock=perf lost_check=yes
+date_check=no perf_input= clock=perf lost_check=yes tracepoints=yes sample_fields=ip,period
 . "$1"
 name=$(basename "$1" .e2e)
 
@@ -58,7 +63,9 @@ else
 	"$PERF2DAT" -q $convert_args "$in" -o "$tmp/out.dat"
 fi 2> "$tmp/convert.err" || fail "perf2dat exited with $?: $(cat "$tmp/convert.err")"
 
-if [ "$stdin" = yes ]; then
+if [ "$tracepoints" = no ]; then
+	: > "$tmp/perf"
+elif [ "$stdin" = yes ]; then
 	"$PERF" script -f -i - $fields $perf_args < "$src" > "$tmp/perf" 2> "$tmp/perf.err"
 else
 	"$PERF" script -f -i "$src" $fields $perf_args > "$tmp/perf" 2> "$tmp/perf.err"
@@ -66,6 +73,9 @@ fi || fail "perf script failed: $(head -c 300 "$tmp/perf.err")"
 
 "$TRACE_CMD" report -N -t $report_args "$tmp/out.dat" > "$tmp/report" 2> "$tmp/report.err" ||
 	fail "trace-cmd report failed: $(head -c 300 "$tmp/report.err")"
+# with plugins, as users run it: the stacks (kernel_stack has a plugin's handler)
+"$TRACE_CMD" report -t $report_args "$tmp/out.dat" > "$tmp/report-plugins" \
+	2> "$tmp/report.err" || fail "trace-cmd report failed: $(head -c 300 "$tmp/report.err")"
 
 # perf reading $src, as a file or on its standard input
 perf_on() {
@@ -76,12 +86,20 @@ perf_on() {
 	fi
 }
 
+# the samples of every event (those of tracepoints are left out by compare.py),
+# and every record decoded: the call chains perf stored
+perf_on script -f -F "comm,tid,cpu,time,event,$sample_fields" --ns -G > "$tmp/samples" \
+	2> "$tmp/samples.err" || fail "perf script of the samples failed: $(head -c 300 "$tmp/samples.err")"
+perf_on script -f -D 2> /dev/null > "$tmp/dump" || fail "perf script -D failed"
+compare_args="$compare_args --samples $tmp/samples --chains $tmp/dump"
+compare_args="$compare_args --stack-report $tmp/report-plugins"
+case $sample_fields in *addr*) compare_args="$compare_args --sample-addr" ;; esac
+
 if [ "$lost_check" = yes ]; then
 	perf_on report -f --stdio > "$tmp/perf-report" 2> /dev/null ||
 		fail "perf report failed"
 	lost=$(sed -n 's/^# Total Lost Samples: *\([0-9][0-9]*\)$/\1/p' "$tmp/perf-report")
 	[ -n "$lost" ] || fail "perf report prints no Total Lost Samples"
-	perf_on script -f -D 2> /dev/null > "$tmp/dump" || fail "perf script -D failed"
 	# "CPU TIME OFFSET [SIZE]: PERF_RECORD_LOST: id:N: lost:N", summed per CPU
 	per_cpu=$(sed -n 's/^\([0-9][0-9]*\) .*PERF_RECORD_LOST: .*lost:\([0-9]*\) *$/\1 \2/p' \
 		"$tmp/dump" | awk '{ s[$1] += $2 } END { for (c in s) printf " --lost-cpu %d:%d", c, s[c] }')
@@ -106,7 +124,8 @@ if [ "$date_check" = yes ]; then
 		fail "wall-clock time: trace-cmd shows '$got', perf script -F tod '$tod'"
 fi
 
-want=$(sed -n 's/^.* \[0*\([0-9][0-9]*\)\] .*$/\1/p' "$tmp/perf" | sort -n | uniq | tr '\n' ' ')
+want=$(sed -n 's/^.* \[0*\([0-9][0-9]*\)\] .*$/\1/p' "$tmp/perf" "$tmp/samples" | sort -n | uniq |
+	tr '\n' ' ')
 got=$("$TRACE_CMD" report --cpus "$tmp/out.dat" 2>/dev/null | sed -n 's/^ *\([0-9][0-9]*\)$/\1/p' |
 	sort -n | tr '\n' ' ')
 [ "$want" = "$got" ] || fail "trace-cmd report --cpus lists '$got', perf shows '$want'"

@@ -49,10 +49,24 @@ static int on_event(void *ctx, const struct p2d_event *ev)
 	struct fuzz_sink *s = ctx;
 	uint32_t i;
 
-	/* the payload is readable: ASan sees any byte beyond the record */
+	/* the payload and call chain are readable: ASan sees any byte beyond the record */
+	if ((ev->source == P2D_TRACEPOINT) != (ev->raw != NULL) || (ev->len && !ev->raw) ||
+	    (ev->nr_chain && !ev->chain))
+		abort();
 	for (i = 0; i < ev->len; i++)
 		s->sum += ev->raw[i];
+	for (i = 0; i < ev->nr_chain * 8u; i++)
+		s->sum += ev->chain[i];
 	s->events++;
+	return 0;
+}
+
+static int on_source(void *ctx, const struct p2d_source *src)
+{
+	/* the name is terminated */
+	volatile size_t n = strlen(src->name);
+
+	(void)n;
 	return 0;
 }
 
@@ -78,7 +92,8 @@ static void on_progress(void *ctx, uint64_t done, uint64_t total)
 }
 
 static const struct p2d_sink_ops ops = {
-	.meta = on_meta, .tracing = on_tracing, .event = on_event, .lost = on_lost,
+	.meta = on_meta, .tracing = on_tracing, .source = on_source, .event = on_event,
+	.lost = on_lost,
 	.round = on_round, .side = on_side, .progress = on_progress,
 };
 

@@ -78,16 +78,18 @@ run 1 -q cut.data -o cut.dat
 one_error '^perf2dat: cut.data: offset 0x186a0: the file ends inside its data section' "cut"
 [ ! -e cut.dat ] || fail "truncated: output left after an error"
 
-# no tracepoints at all: an error, with the hint
-run 1 -q "$DATA/no-tracepoints.data" -o none.dat
-one_error 'no tracepoint samples to convert \(58 other samples; record tracepoints with perf record -e' \
-	"no tracepoints"
-[ ! -e none.dat ] || fail "no tracepoints: output left"
+# no tracepoints at all (cpu-clock without -a: no CPU in the samples): the
+# samples as perf:cpu_clock events on CPU 0, one warning
+run 0 "$DATA/no-tracepoints.data" -o none.dat
+one_error 'offset 0x3f0: samples carry no CPU \(PERF_SAMPLE_CPU\): all on CPU 0' "no tracepoints"
+"$TRACE_CMD" report -N none.dat > report 2> report.err || fail "no tracepoints: $(cat report.err)"
+[ "$(grep -c ' \[000\] .* cpu_clock: *ip=0x[0-9a-f]* period=100000$' report)" -eq 58 ] ||
+	fail "no tracepoints: not 58 perf:cpu_clock events: $(head -3 report)"
 
 # a valid recording with tracepoint events but no samples: 0 events, one warning
 for rec in lock-record.data; do
 	run 0 "$DATA/$rec" -o empty.dat
-	one_error '^perf2dat: warning: the recording has no tracepoint samples' "$rec"
+	one_error '^perf2dat: warning: the recording has no samples' "$rec"
 	grep -q '^perf2dat: 0 events, 2 CPUs, 0 lost' out || fail "$rec: summary: $(cat out)"
 	"$TRACE_CMD" report empty.dat > report 2> report.err || fail "$rec: report: $(cat report.err)"
 	[ "$(cat report)" = "cpus=2" ] || fail "$rec: report shows events: $(head -3 report)"
@@ -95,7 +97,7 @@ for rec in lock-record.data; do
 done
 # ... and a selection that leaves nothing
 run 0 -e sched:sched_switch --cpu 1 --time 1,2 "$DATA/sample.data" -o nothing.dat
-one_error '^perf2dat: warning: no events left after the selection \(629 tracepoint samples left out\)' \
+one_error '^perf2dat: warning: no events left after the selection \(629 samples left out\)' \
 	"empty selection"
 [ -s nothing.dat ] || fail "empty selection: no output"
 
@@ -139,21 +141,33 @@ pct=$(sed -n 's/^.*, \([0-9]*\)% of the input)$/\1/p' out)
 want=$(awk -v o="$(wc -c < dir.dat)" -v i="$insize" 'BEGIN { printf "%.0f", 100 * o / i }')
 [ "$pct" = "$want" ] || fail "directory: $pct% of the input, expected $want%: $(cat out)"
 
-# what was not converted, by count, as perf counts it
+# what was converted and what not, by count, as perf and trace-cmd count it
 if [ -x "${PERF:-}" ]; then
 	run 0 "$DATA/mixed.data" -o mixed.dat
-	# the tracepoints of mixed.data sample CALLCHAIN (perf record -g): one chain each
-	"$PERF" evlist -v -i "$DATA/mixed.data" 2> /dev/null | grep '^sched:' > evlist
-	[ "$(grep -c 'sample_type: [A-Z|]*CALLCHAIN' evlist)" -eq 2 ] || fail "mixed.data: $(cat evlist)"
+	# every event of mixed.data samples CALLCHAIN (perf record -g): one chain each
+	"$PERF" evlist -v -i "$DATA/mixed.data" 2> /dev/null | grep -v '^dummy' > evlist
+	[ "$(grep -c 'sample_type: [A-Z|]*CALLCHAIN' evlist)" -eq 3 ] || fail "mixed.data: $(cat evlist)"
 	"$PERF" script -f -G -i "$DATA/mixed.data" -F event 2> /dev/null > events
 	other=$(grep -vc 'sched:' events)
-	chains=$(grep -c 'sched:' events)
+	tp=$(grep -c 'sched:' events)
+	"$TRACE_CMD" report -N mixed.dat 2> /dev/null > report
+	stacks=$(grep -Ec '^ *[^ ].*\] +[0-9.]+: (kernel|user)_stack:' report)
+	[ "$stacks" -gt "$((tp + other))" ] || fail "mixed.data: $stacks stack events"
 	side=$("$PERF" report -f --stats -i "$DATA/mixed.data" 2> /dev/null | awk '
 		/^ *TOTAL events/ { on = 1 }
 		on && /^ *(MMAP|MMAP2|COMM|EXIT|FORK|THROTTLE|UNTHROTTLE|READ|AUX|ITRACE_START|SWITCH|SWITCH_CPU_WIDE|NAMESPACES|KSYMBOL|BPF_EVENT|CGROUP|TEXT_POKE) events:/ { s += $3 }
 		/^ *$/ && on { exit } END { print s + 0 }')
-	grep -q "^perf2dat: not converted: $other samples of other events, $chains call chains, $side side-band records" out ||
-		fail "not converted ($other, $chains, $side): $(cat out)"
+	grep -q "^perf2dat: $((tp + other + stacks)) events ($tp tracepoint samples, $other other samples, $stacks stacks), " out ||
+		fail "converted ($tp, $other, $stacks): $(cat out)"
+	grep -q "^perf2dat: not converted: $side side-band records" out ||
+		fail "not converted ($side): $(cat out)"
+	# --no-callchain: the chains are left out, and said so
+	run 0 --no-callchain -f "$DATA/mixed.data" -o mixed.dat
+	grep -q "^perf2dat: $((tp + other)) events ($tp tracepoint samples, $other other samples), " out ||
+		fail "--no-callchain: $(cat out)"
+	grep -q "^perf2dat: not converted: $((tp + other)) call chains (--no-callchain), $side side-band records" out ||
+		fail "--no-callchain: not converted: $(cat out)"
+	"$TRACE_CMD" report -N mixed.dat 2> /dev/null | grep -q '_stack:' && fail "--no-callchain: stacks written"
 fi
 
 # -v tells what was read

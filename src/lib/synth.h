@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The events perf2dat writes where the recording has no tracepoint
+ * (synth.c): a "perf" system with an event per non-tracepoint event of the
+ * recording (perf:cpu_clock, perf:cycles, ...), the stacks of call chains
+ * as ftrace:kernel_stack and ftrace:user_stack events, and their formats
+ * and payloads.
+ */
+#ifndef P2D_SYNTH_H
+#define P2D_SYNTH_H
+
+#include "sink.h"
+#include "tracing.h"
+
+#define P2D_SYNTH_SYSTEM	"perf"
+
+/** enum p2d_synth_kind - what an event id of the output is */
+enum p2d_synth_kind {
+	P2D_KIND_TRACEPOINT = 0,	/* the recording's own */
+	P2D_KIND_SAMPLE,		/* a perf:* event of a non-tracepoint sample */
+	P2D_KIND_STACK,			/* ftrace:kernel_stack or ftrace:user_stack */
+};
+
+/**
+ * typedef p2d_payload_fn - receives the payloads p2d_synth_stacks() builds
+ * @ctx: its context
+ * @data: an event payload, in this host's byte order
+ * @len: its size
+ */
+typedef int (*p2d_payload_fn)(void *ctx, const uint8_t *data, uint32_t len);
+
+struct p2d_synth;
+
+struct p2d_synth *p2d_synth_new(void) __hidden;
+void p2d_synth_free(struct p2d_synth *s) __hidden;
+int p2d_synth_source(struct p2d_synth *s, struct p2d_tracing *t, struct p2d_diag *d,
+		     const struct p2d_source *src) __hidden;
+int p2d_synth_sample(struct p2d_synth *s, const struct p2d_event *ev, const uint8_t **data,
+		     uint32_t *len) __hidden;
+int p2d_synth_stacks(struct p2d_synth *s, struct p2d_tracing *t, struct p2d_diag *d,
+		     const struct p2d_event *ev, uint32_t pid, p2d_payload_fn fn,
+		     void *ctx) __hidden;
+enum p2d_synth_kind p2d_synth_kind(const struct p2d_synth *s, uint16_t id) __hidden;
+
+#endif /* P2D_SYNTH_H */
