@@ -486,7 +486,7 @@ void p2d_cli_summary(const struct p2d_cli *cli, const struct p2d_options *o,
 		     const struct p2d_summary *s)
 {
 	bool comp = o->compression && strcmp(o->compression, "none");
-	char size[32], sel[64] = "", ratio[64] = "", cratio[64] = "", kinds[128] = "";
+	char size[32], ratio[64] = "", cratio[64] = "", kinds[192] = "";
 	size_t len = 0;
 
 	if (s->samples || s->stacks) {
@@ -495,17 +495,15 @@ void p2d_cli_summary(const struct p2d_cli *cli, const struct p2d_options *o,
 		count_item(kinds, sizeof(kinds), &len, s->samples, "other samples");
 		count_item(kinds, sizeof(kinds), &len, s->stacks, "stacks");
 	}
-	if (s->filtered)
-		snprintf(sel, sizeof(sel), " (%llu left out by the selection)",
-			 (unsigned long long)s->filtered);
+	count_item(kinds, sizeof(kinds), &len, s->filtered, "left out by the selection");
 	if (s->input_bytes)
 		snprintf(ratio, sizeof(ratio), ", %.0f%% of the input",
 			 100.0 * (double)s->output_bytes / (double)s->input_bytes);
 	if (comp && s->output_bytes && s->uncompressed_bytes)
 		snprintf(cratio, sizeof(cratio), ", compressed %.1f:1",
 			 (double)s->uncompressed_bytes / (double)s->output_bytes);
-	printf("%s: %llu events%s%s%s%s, %d CPUs, %llu lost, %u tasks -> %s (%s%s%s)\n", cli->prog,
-	       (unsigned long long)s->events, len ? " (" : "", kinds, len ? ")" : "", sel, s->cpus,
+	printf("%s: %llu events%s%s%s, %d CPUs, %llu lost, %u tasks -> %s (%s%s%s)\n", cli->prog,
+	       (unsigned long long)s->events, len ? " (" : "", kinds, len ? ")" : "", s->cpus,
 	       (unsigned long long)s->lost,
 	       s->tasks, o->output, size_str(size, sizeof(size), (double)s->output_bytes),
 	       ratio, cratio);

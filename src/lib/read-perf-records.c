@@ -91,7 +91,9 @@ static int announce(struct p2d_reader *r)
 	for (i = 0; i < r->nr_attrs; i++) {
 		struct p2d_attr *a = &r->attrs[i];
 
-		if (a->announced || a->type == PERF_TYPE_TRACEPOINT)
+		/* perf's dummy event carries side-band records, never samples */
+		if (a->announced || a->type == PERF_TYPE_TRACEPOINT ||
+		    (a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY))
 			continue;
 		a->announced = true;
 		if (!a->name)

@@ -386,6 +386,23 @@ static bool event_matches(const char *pattern, const struct tep_event *ev)
 	return !fnmatch(sys, ev->system, 0) && !fnmatch(colon + 1, ev->name, 0);
 }
 
+/*
+ * perf's name of an event that is not a tracepoint, as perf2dat names its
+ * perf:* event (cpu-clock -> cpu_clock, cycles:P -> cycles_P; synth.c)
+ */
+static void as_event_name(const char *pattern, char *out, size_t size)
+{
+	size_t i;
+
+	for (i = 0; pattern[i] && i < size - 1; i++) {
+		char c = pattern[i];
+
+		out[i] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+			 strchr("_*?[]!", c) ? c : '_';
+	}
+	out[i] = '\0';
+}
+
 static int no_such_event(struct p2d_diag *d, struct tep_handle *tep, const char *pattern)
 {
 	char list[300] = "";
@@ -416,13 +433,16 @@ static int resolve_events(struct p2d_diag *d, struct p2d_select *sel, struct tep
 	if (!sel->ids)
 		return -ENOMEM;
 	for (p = 0; p < o->nr_events; p++) {
+		char name[256];
 		bool found = false;
 
+		as_event_name(o->events[p], name, sizeof(name));
 		for (i = 0; i < n; i++) {
 			struct tep_event *ev = tep_get_event(tep, i);
 
 			if (ev->id < 0 || ev->id >= NR_EVENT_IDS ||
-			    !event_matches(o->events[p], ev))
+			    !(event_matches(o->events[p], ev) ||
+			      (!strcmp(ev->system, "perf") && event_matches(name, ev))))
 				continue;
 			sel->ids[ev->id / 8] |= (uint8_t)(1u << (ev->id % 8));
 			found = true;

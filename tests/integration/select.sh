@@ -19,6 +19,17 @@ need_tools select
 
 run_selection_checks
 
+# an event that is not a tracepoint, by perf's name, with --cpu: perf script's
+# software-event samples of that CPU (its tracepoints printed in no line)
+"$PERF2DAT" -q --no-callchain -e cpu-clock --cpu 0 "$DATA/mixed.data" -o "$tmp/c.dat" ||
+	fail "-e cpu-clock: conversion"
+"$PERF" script -f -i "$DATA/mixed.data" -F sw:comm,tid,cpu,time,event,ip,period -F trace: --ns -G \
+	--cpu 0 > "$tmp/c.samples" 2> "$tmp/perf.err" || fail "-e cpu-clock: perf script: $(cat "$tmp/perf.err")"
+: > "$tmp/c.perf"
+report "$tmp/c.dat" > "$tmp/c.report"
+"$PYTHON3" "$COMPARE" "$tmp/c.perf" "$tmp/c.report" --samples "$tmp/c.samples" \
+	--name "-e cpu-clock --cpu 0" || fail "-e cpu-clock --cpu 0 differs from perf script"
+
 # the summary counts what the selection left out
 "$PERF2DAT" --cpu 1 "$DATA/sample.data" -o "$tmp/s.dat" > "$tmp/out" || fail "summary: conversion"
 kept=$(sed -n 's/^perf2dat: \([0-9]*\) events (\([0-9]*\) left out by the selection).*$/\1/p' "$tmp/out")
