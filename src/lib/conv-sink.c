@@ -174,12 +174,17 @@ static int queue_stack(void *ctx, const uint8_t *data, uint32_t len)
 static int stack_events(struct p2d_conv *cv, const struct p2d_event *ev, uint32_t pid)
 {
 	struct stack_ctx sc = { cv, ev, pid };
+	int ret;
 
 	if (cv->opts->no_callchain) {
 		cv->sum->callchains++;
 		return 0;
 	}
-	return p2d_synth_stacks(cv->synth, cv->tracing, &cv->diag, ev, pid, queue_stack, &sc);
+	ret = p2d_synth_stacks(cv->synth, cv->tracing, &cv->diag, ev, pid, queue_stack, &sc);
+	/* a process with user stacks gets its maps written */
+	if (ret > 0 && ev->has_pid)
+		ret = p2d_procmaps_want(cv->procmaps, ev->pid);
+	return ret < 0 ? ret : 0;
 }
 
 static int sink_event(void *ctx, const struct p2d_event *ev)
@@ -239,6 +244,20 @@ static int sink_side(void *ctx, const struct p2d_side *rec, uint64_t off)
 	return 0;
 }
 
+static int sink_mmap(void *ctx, const struct p2d_mmap *map)
+{
+	struct p2d_conv *cv = ctx;
+	int ret = p2d_procmaps_add(cv->procmaps, map);
+
+	if (ret != -ENOSPC)
+		return ret;
+	if (!cv->maps_warned)
+		p2d_warn(&cv->diag, P2D_NO_OFFSET, "too many process mappings: the rest are not"
+			 " written (PROCMAPS)");
+	cv->maps_warned = true;
+	return 0;
+}
+
 static void sink_progress(void *ctx, uint64_t done, uint64_t total)
 {
 	struct p2d_conv *cv = ctx;
@@ -256,6 +275,7 @@ const struct p2d_sink_ops p2d_conv_sink = {
 	.lost		= sink_lost,
 	.round		= sink_round,
 	.side		= sink_side,
+	.mmap		= sink_mmap,
 	.progress	= sink_progress,
 };
 

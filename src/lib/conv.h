@@ -3,6 +3,7 @@
 #ifndef P2D_CONV_H
 #define P2D_CONV_H
 
+#include "procmaps.h"
 #include "reorder.h"
 #include "select.h"
 #include "synth.h"
@@ -18,6 +19,8 @@
  * @tracing: parsed tracing data, NULL until seen (made up for a recording
  *	without tracepoints at its first other event)
  * @synth: the events perf2dat writes (non-tracepoint samples, stacks)
+ * @procmaps: the processes' executable mappings
+ * @maps_warned: warned that there are too many mappings
  * @select: the selection
  * @tasks: pid -> comm
  * @queue: reorder queue
@@ -45,6 +48,8 @@ struct p2d_conv {
 	struct p2d_meta			meta;
 	struct p2d_tracing		*tracing;
 	struct p2d_synth		*synth;
+	struct p2d_procmaps		*procmaps;
+	bool				maps_warned;
 	struct p2d_select		*select;
 	struct p2d_tasks		*tasks;
 	struct p2d_reorder		*queue;

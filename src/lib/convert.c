@@ -165,6 +165,7 @@ static int write_output(struct p2d_conv *cv, int out_fd)
 		.meta		= &cv->meta,
 		.tracing	= cv->tracing,
 		.tasks		= cv->tasks,
+		.procmaps	= cv->procmaps,
 		.cpus		= cv->cpus,
 		.data_dir	= cv->data_dir,
 		.names		= cv->names,
@@ -224,6 +225,7 @@ static void release(struct p2d_conv *cv)
 	p2d_tasks_free(cv->tasks);
 	p2d_tracing_free(cv->tracing);
 	p2d_synth_free(cv->synth);
+	p2d_procmaps_free(cv->procmaps);
 	p2d_meta_free(&cv->meta);
 	free(cv->dir_data);
 	free(cv->scratch);
@@ -262,8 +264,9 @@ int p2d_convert(const struct p2d_options *opts, struct p2d_summary *sum)
 	cv.data_dir = opts->output ? out.dir : p2d_tmp_dir();
 	cv.tasks = p2d_tasks_alloc();
 	cv.synth = p2d_synth_new();
+	cv.procmaps = p2d_procmaps_new();
 	cv.queue = p2d_reorder_new(p2d_conv_emit_event, p2d_conv_emit_side, &cv);
-	if (!cv.tasks || !cv.synth || !cv.queue)
+	if (!cv.tasks || !cv.synth || !cv.procmaps || !cv.queue)
 		ret = -ENOMEM;
 	else
 		ret = convert(&cv, &in, &out);

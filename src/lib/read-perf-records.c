@@ -227,6 +227,56 @@ static int rec_exit(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 	return task_record(r, c, P2D_SIDE_EXIT);
 }
 
+/*
+ * An executable mapping: the file name starts at @name_off and is
+ * NUL-padded; the sample_id trailer follows it.
+ */
+static int mapping(struct p2d_reader *r, struct p2d_cursor *c, size_t name_off, uint32_t pid,
+		   uint64_t start, uint64_t len)
+{
+	const struct p2d_attr *a = trailer_attr(r, c);
+	size_t end = c->len;
+	struct p2d_mmap map = { .pid = pid, .start = start, .len = len };
+
+	if (a && a->sample_id_all && a->trailer + name_off <= c->len)
+		end = c->len - a->trailer;
+	/* the name must end inside the record: no string is read past it */
+	if (name_off >= end || !memchr(c->buf + name_off, '\0', end - name_off) || pid == UINT32_MAX)
+		return 0;
+	map.file = (const char *)c->buf + name_off;
+	return r->sink->ops->mmap(r->sink->ctx, &map);
+}
+
+/* { header; u32 pid, tid; u64 addr, len, pgoff; char filename[]; sample_id } */
+static int rec_mmap(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
+{
+	uint32_t pid, tid;
+	uint64_t addr, len;
+
+	p2d_cur_skip(c, 8);
+	if ((misc & PERF_RECORD_MISC_MMAP_DATA) || p2d_cur_u32(c, &pid) ||
+	    p2d_cur_u32(c, &tid) || p2d_cur_u64(c, &addr) || p2d_cur_u64(c, &len))
+		return 0;
+	return mapping(r, c, 40, pid, addr, len);
+}
+
+/*
+ * { header; u32 pid, tid; u64 addr, len, pgoff; 24 bytes of device or
+ * build id; u32 prot, flags; char filename[]; sample_id }
+ */
+static int rec_mmap2(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
+{
+	uint32_t pid, tid, prot;
+	uint64_t addr, len;
+
+	p2d_cur_skip(c, 8);
+	if (p2d_cur_u32(c, &pid) || p2d_cur_u32(c, &tid) || p2d_cur_u64(c, &addr) ||
+	    p2d_cur_u64(c, &len) || p2d_cur_skip(c, 32) || p2d_cur_u32(c, &prot) ||
+	    !(prot & 4 /* PROT_EXEC */))
+		return 0;
+	return mapping(r, c, 72, pid, addr, len);
+}
+
 static int place_lost(struct p2d_reader *r, struct p2d_cursor *c, const struct p2d_rd_sample *s,
 		      uint64_t count)
 {
@@ -459,6 +509,8 @@ typedef int (*record_fn)(struct p2d_reader *r, struct p2d_cursor *c, uint16_t mi
 
 static const record_fn record_handlers[P2D_REC_MAX] = {
 	[PERF_RECORD_SAMPLE]		= rec_sample,
+	[PERF_RECORD_MMAP]		= rec_mmap,
+	[PERF_RECORD_MMAP2]		= rec_mmap2,
 	[PERF_RECORD_COMM]		= rec_comm,
 	[PERF_RECORD_FORK]		= rec_fork,
 	[PERF_RECORD_EXIT]		= rec_exit,

@@ -82,6 +82,20 @@ struct p2d_source {
 	uint32_t	vals;
 };
 
+/**
+ * struct p2d_mmap - an executable mapping of a process
+ * @pid: the process (thread group)
+ * @start: its first address
+ * @len: its size
+ * @file: the mapped file (or [vdso], ...), NUL-terminated
+ */
+struct p2d_mmap {
+	uint32_t	pid;
+	uint64_t	start;
+	uint64_t	len;
+	const char	*file;
+};
+
 /** enum p2d_side_kind - what a side-band record says */
 enum p2d_side_kind {
 	P2D_SIDE_COMM,		/* @tid is named @comm (exec, prctl) */
@@ -129,6 +143,7 @@ struct p2d_read_stats {
  *	reported only at the end, time unknown)
  * @round: the end of one of perf's rounds: older events may be released
  * @side: a side-band record
+ * @mmap: an executable mapping of a process
  * @progress: @done of @total input bytes (total 0 when unknown) are read
  *
  * Each returns 0 or a negative errno (with a message in the diagnostics),
@@ -142,6 +157,7 @@ struct p2d_sink_ops {
 	int	(*lost)(void *ctx, uint32_t cpu, uint64_t ts, uint64_t count);
 	int	(*round)(void *ctx);
 	int	(*side)(void *ctx, const struct p2d_side *rec, uint64_t off);
+	int	(*mmap)(void *ctx, const struct p2d_mmap *map);
 	void	(*progress)(void *ctx, uint64_t done, uint64_t total);
 };
 

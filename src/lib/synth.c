@@ -425,7 +425,7 @@ static int emit_stack(struct p2d_synth *s, const struct stack_fmt *f, uint32_t p
  * @fn: receives each payload: the kernel_stack event, then the user_stack ones
  * @ctx: passed to @fn
  *
- * Returns 0 or a negative errno.
+ * Returns the number of user frames (0 or more), or a negative errno.
  */
 int p2d_synth_stacks(struct p2d_synth *s, struct p2d_tracing *t, struct p2d_diag *d,
 		     const struct p2d_event *ev, uint32_t pid, p2d_payload_fn fn, void *ctx)
@@ -461,5 +461,5 @@ int p2d_synth_stacks(struct p2d_synth *s, struct p2d_tracing *t, struct p2d_diag
 
 		ret = emit_stack(s, &s->ustack, pid, tgid, user + i, n, fn, ctx);
 	}
-	return ret;
+	return ret ? ret : (int)nu;
 }

@@ -34,6 +34,7 @@ enum p2d_tracecmd_option {
 	P2D_OPTION_OFFSET	= 7,
 	P2D_OPTION_CPUCOUNT	= 8,
 	P2D_OPTION_VERSION	= 9,
+	P2D_OPTION_PROCMAPS	= 10,
 };
 
 struct tracecmd_output *tracecmd_output_create_fd(int fd);

@@ -102,6 +102,11 @@ static int add_cpustats(const struct p2d_write_job *j, struct tracecmd_output *h
 	return 0;
 }
 
+static int add_procmap(void *ctx, const char *text)
+{
+	return add_string_option(ctx, P2D_OPTION_PROCMAPS, text);
+}
+
 static int add_options(const struct p2d_write_job *j, struct tracecmd_output *h,
 		       const char *clock, int nr_cpus)
 {
@@ -131,6 +136,9 @@ static int add_options(const struct p2d_write_job *j, struct tracecmd_output *h,
 	snprintf(buf, sizeof(buf), "perf2dat %s (recorded by perf %s)", PACKAGE_VERSION,
 		 m->perf_version ? m->perf_version : "unknown");
 	if (add_string_option(h, P2D_OPTION_VERSION, buf))
+		return -1;
+	/* one per process with user stacks, as trace-cmd record --proc-map writes them */
+	if (j->procmaps && p2d_procmaps_each(j->procmaps, j->tasks, add_procmap, h))
 		return -1;
 	return add_cpustats(j, h, nr_cpus);
 }

@@ -11,6 +11,7 @@
 
 #include "cpufiles.h"
 #include "meta.h"
+#include "procmaps.h"
 #include "tasks.h"
 #include "tracing.h"
 
@@ -39,6 +40,7 @@ static inline void p2d_names_tell(const struct p2d_names *n, const char *path, b
  * @meta: the recording's metadata
  * @tracing: its tracing data
  * @tasks: task names
+ * @procmaps: the processes' maps (their PROCMAPS options), or NULL
  * @cpus: the per-CPU pages (finished), or NULL when there are none
  * @data_dir: where temporary files may go
  * @names: told of the private directory
@@ -52,6 +54,7 @@ struct p2d_write_job {
 	const struct p2d_meta		*meta;
 	const struct p2d_tracing	*tracing;
 	const struct p2d_tasks		*tasks;
+	struct p2d_procmaps		*procmaps;
 	const struct p2d_cpufiles	*cpus;
 	const char			*data_dir;
 	struct p2d_names		names;

@@ -61,6 +61,15 @@ static int on_event(void *ctx, const struct p2d_event *ev)
 	return 0;
 }
 
+static int on_mmap(void *ctx, const struct p2d_mmap *map)
+{
+	/* the name is terminated */
+	volatile size_t n = strlen(map->file);
+
+	(void)n;
+	return 0;
+}
+
 static int on_source(void *ctx, const struct p2d_source *src)
 {
 	/* the name is terminated */
@@ -93,7 +102,7 @@ static void on_progress(void *ctx, uint64_t done, uint64_t total)
 
 static const struct p2d_sink_ops ops = {
 	.meta = on_meta, .tracing = on_tracing, .source = on_source, .event = on_event,
-	.lost = on_lost,
+	.lost = on_lost, .mmap = on_mmap,
 	.round = on_round, .side = on_side, .progress = on_progress,
 };
 
