@@ -81,7 +81,8 @@ fail() {
 mkdir -p "$tmp/lib" "$tmp/home" "$tmp/run" || exit 1
 cp "$KSHARK_PLUGIN" "$tmp/lib/plugin-perf2dat.so" &&
 	cp -L "$lib" "$tmp/lib/${lib##*/}" &&
-	cp "$DATA/sample.data" "$tmp/sample.data" || exit 1
+	cp "$DATA/sample.data" "$tmp/sample.data" &&
+	cp "$DATA/mixed.data" "$tmp/mixed.data" || exit 1
 { printf 'PERFILE2'; head -c 4000 /dev/zero | tr '\0' '\245'; } > "$tmp/bad.data"
 chmod 755 "$tmp" "$tmp/lib" && chmod 644 "$tmp"/lib/* "$tmp"/*.data || exit 1
 chmod 700 "$tmp/home" "$tmp/run"
@@ -180,6 +181,20 @@ if grep -q 'kernelshark perf2dat:' "$tmp/ks-good.log"; then
 fi
 stop_ks
 
-echo "$name: the graph of sample.data is drawn ($vivid vivid colours, bad file" \
-	"$bad_vivid); screenshots in $ARTIFACTS"
+sample_vivid=$vivid
+
+# samples of cpu-clock and call chains: perf:cpu_clock and stack events on the CPU rows
+start_ks mixed "$tmp/mixed.data" --cpu 0,1
+settle mixed "$min" || fail "mixed.data: $vivid vivid colours after 90 s, want $min or more"
+cp "$tmp/mixed.png" "$ARTIFACTS/kernelshark-mixed-perf-data.png"
+echo "mixed.data: $colours colours, $vivid vivid colours in $vivid_px pixels"
+[ "$vivid_px" -ge $((bad_px * 4 + 1000)) ] ||
+	fail "mixed.data: $vivid_px vivid pixels, bad file $bad_px: no graph?"
+if grep -q 'kernelshark perf2dat:' "$tmp/ks-mixed.log"; then
+	fail "mixed.data: the plugin reported an error"
+fi
+stop_ks
+
+echo "$name: the graphs of sample.data and mixed.data are drawn ($sample_vivid and $vivid" \
+	"vivid colours, bad file $bad_vivid); screenshots in $ARTIFACTS"
 exit 0

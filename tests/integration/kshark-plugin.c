@@ -5,10 +5,12 @@
  * call File -> Open makes) and compare every loaded entry, the CPUs and the
  * task names with the trace.dat conversion of the same recording opened
  * directly. Bad inputs must fail cleanly, and no temporary file may
- * outlive its stream.
+ * outlive its stream. The events perf2dat writes for samples of other
+ * events and for call chains are entries like any other: as many as
+ * trace-cmd report shows events.
  *
  * Environment: KSHARK_PLUGIN (the built .so), PERF2DAT (the built
- * converter), DATA (tests/data). Exits 77 when they are missing.
+ * converter), DATA (tests/data), TRACE_CMD. Exits 77 when they are missing.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -287,6 +289,68 @@ static void test_recording(struct kshark_context *ctx, const char *name, bool em
 	unlink(ref);
 }
 
+/* Events trace-cmd report shows: lines "COMM-PID [CPU] TIME: EVENT: ..." */
+static ssize_t report_events(const char *dat)
+{
+	const char *tc = getenv("TRACE_CMD");
+	char cmd[PATH_MAX * 2 + 32], line[4096];
+	ssize_t n = 0;
+	FILE *f;
+
+	if (!tc || !*tc)
+		return -1;
+	snprintf(cmd, sizeof(cmd), "'%s' report -N '%s' 2>/dev/null", tc, dat);
+	f = popen(cmd, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char *cpu = strstr(line, " [");
+
+		/* not the "cpus=N" line, nor a stack's "=> ..." continuation lines */
+		if (line[0] != '\t' && strncmp(line, "=>", 2) && cpu && strstr(cpu, "]") &&
+		    strstr(cpu, ": "))
+			n++;
+	}
+	return pclose(f) == 0 ? n : -1;
+}
+
+/*
+ * A recording with samples of other events and call chains: KernelShark
+ * shows each of @names (perf:*, ftrace:kernel_stack, ...), and as many
+ * entries as trace-cmd report shows events.
+ */
+static void test_synthetic(struct kshark_context *ctx, const char *name,
+			   const char *const *names, size_t nr)
+{
+	char in[PATH_MAX], ref[PATH_MAX];
+	size_t found[8] = { 0 }, k;
+	struct loaded l;
+	ssize_t i, shown;
+
+	snprintf(in, sizeof(in), "%s/%s", data_dir, name);
+	snprintf(ref, sizeof(ref), "%s/%s.dat", tmp_dir, name);
+	CHECK_EQ(run_perf2dat(in, ref), 0);
+	shown = report_events(ref);
+	CHECK(shown > 0);
+	CHECK_EQ(load(ctx, in, &l), 0);
+	for (i = 0; i < l.n; i++) {
+		char *ev = kshark_get_event_name(l.rows[i]);
+
+		for (k = 0; ev && k < nr && k < 8; k++)
+			found[k] += !strcmp(ev, names[k]);
+		free(ev);
+	}
+	printf("%s: %zd entries, trace-cmd report %zd events;", name, l.n, shown);
+	for (k = 0; k < nr && k < 8; k++) {
+		printf(" %s %zu", names[k], found[k]);
+		CHECK(found[k] > 0);
+	}
+	printf("\n");
+	CHECK_EQ(l.n, shown);
+	unload(ctx, &l);
+	unlink(ref);
+}
+
 static int write_file(const char *path, const void *buf, size_t len)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -455,6 +519,13 @@ int main(void)
 		test_recording(ctx, "zthreads.data", false);
 		/* a recording without samples opens, empty */
 		test_recording(ctx, "lock-record.data", true);
+		/* samples of other events, call chains, no tracepoint at all */
+		test_recording(ctx, "mixed.data", false);
+		test_synthetic(ctx, "mixed.data", (const char *const []){ "sched/sched_switch",
+			       "perf/cpu_clock", "ftrace/kernel_stack", "ftrace/user_stack" }, 4);
+		test_synthetic(ctx, "stacks.data", (const char *const []){ "sched/sched_wakeup",
+			       "ftrace/kernel_stack", "ftrace/user_stack" }, 3);
+		test_synthetic(ctx, "faults.data", (const char *const []){ "perf/page_faults" }, 1);
 		test_bad_inputs(ctx);
 		test_killed_converter(ctx);
 		test_directory();
