@@ -108,6 +108,12 @@ typedef void (*p2d_name_fn)(void *ctx, const char *path, bool created);
  * @no_callchain: leave call chains out; by default each sample's chain
  *	becomes, right after its event, an ftrace:kernel_stack event with its
  *	kernel part and ftrace:user_stack events with its user part
+ * @all_records: also write the side-band records (COMM, FORK, EXIT, MMAP,
+ *	MMAP2, SWITCH, SWITCH_CPU_WIDE, LOST, THROTTLE, UNTHROTTLE) as events
+ *	of the perf system (perf:comm, perf:fork, perf:exit, perf:mmap,
+ *	perf:switch, perf:lost, perf:throttle, perf:unthrottle) at their time
+ *	on their CPU, with their fields; those without a time are counted in
+ *	&p2d_summary sideband (perf data convert --all)
  */
 struct p2d_options {
 	const char		*input;
@@ -135,6 +141,7 @@ struct p2d_options {
 	const volatile sig_atomic_t *cancel;
 	bool			isolate_formats;
 	bool			no_callchain;
+	bool			all_records;
 };
 
 /**
@@ -163,6 +170,7 @@ struct p2d_options {
  *	name the tasks but are not converted to events
  * @samples: of @events, the perf:* events of non-tracepoint samples
  * @stacks: of @events, the ftrace:kernel_stack and ftrace:user_stack events
+ * @records: of @events, the perf:* events of side-band records (all_records)
  */
 struct p2d_summary {
 	uint64_t	events;
@@ -182,6 +190,7 @@ struct p2d_summary {
 	uint64_t	sideband;
 	uint64_t	samples;
 	uint64_t	stacks;
+	uint64_t	records;
 };
 
 /**

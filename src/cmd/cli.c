@@ -87,6 +87,9 @@ int p2d_cli_convert_option(struct p2d_cli *cli, struct p2d_options *o, int c, ch
 	case P2D_OPT_NO_CALLCHAIN:
 		o->no_callchain = true;
 		return 1;
+	case P2D_OPT_ALL:
+		o->all_records = true;
+		return 1;
 	case 'q':
 		cli->quiet = true;
 		o->log_level = P2D_LOG_ERROR;
@@ -486,14 +489,15 @@ void p2d_cli_summary(const struct p2d_cli *cli, const struct p2d_options *o,
 		     const struct p2d_summary *s)
 {
 	bool comp = o->compression && strcmp(o->compression, "none");
-	char size[32], ratio[64] = "", cratio[64] = "", kinds[192] = "";
+	char size[32], ratio[64] = "", cratio[64] = "", kinds[256] = "";
 	size_t len = 0;
 
-	if (s->samples || s->stacks) {
-		count_item(kinds, sizeof(kinds), &len, s->events - s->samples - s->stacks,
-			   "tracepoint samples");
+	if (s->samples || s->stacks || s->records) {
+		count_item(kinds, sizeof(kinds), &len, s->events - s->samples - s->stacks -
+			   s->records, "tracepoint samples");
 		count_item(kinds, sizeof(kinds), &len, s->samples, "other samples");
 		count_item(kinds, sizeof(kinds), &len, s->stacks, "stacks");
+		count_item(kinds, sizeof(kinds), &len, s->records, "side-band records");
 	}
 	count_item(kinds, sizeof(kinds), &len, s->filtered, "left out by the selection");
 	if (s->input_bytes)

@@ -25,6 +25,7 @@ enum {
 	P2D_OPT_KALLSYMS,
 	P2D_OPT_TOD,
 	P2D_OPT_NO_CALLCHAIN,
+	P2D_OPT_ALL,
 	P2D_OPT_FIRST_FREE,	/* the programs number their own options from here */
 };
 
@@ -37,6 +38,7 @@ enum {
 	{ "kallsyms",	 required_argument,	NULL, P2D_OPT_KALLSYMS },	\
 	{ "tod",	 no_argument,		NULL, P2D_OPT_TOD },		\
 	{ "no-callchain", no_argument,		NULL, P2D_OPT_NO_CALLCHAIN },	\
+	{ "all",	 no_argument,		NULL, P2D_OPT_ALL },		\
 	{ "quiet",	 no_argument,		NULL, 'q' },			\
 	{ "verbose",	 no_argument,		NULL, 'v' }
 
@@ -73,7 +75,9 @@ enum {
 	"                           the recorded clock, as perf script shows it\n" \
 	"      --no-callchain       leave call chains out (default: each becomes\n" \
 	"                           ftrace:kernel_stack and ftrace:user_stack events\n" \
-	"                           after its event)\n"
+	"                           after its event)\n" \
+	"      --all                also the side-band records (COMM, FORK, EXIT,\n" \
+	"                           MMAP, SWITCH, LOST, THROTTLE) as perf:* events\n"
 
 /* Help lines of the message options both programs take, a paragraph */
 #define P2D_CLI_MESSAGE_HELP						\

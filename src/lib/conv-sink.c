@@ -187,6 +187,15 @@ static int stack_events(struct p2d_conv *cv, const struct p2d_event *ev, uint32_
 	return ret < 0 ? ret : 0;
 }
 
+/* The selection needs the formats: resolved at the first event */
+static int resolve(struct p2d_conv *cv, bool has_pid)
+{
+	if (cv->resolved)
+		return 0;
+	cv->resolved = true;
+	return p2d_select_resolve(cv->select, &cv->diag, &cv->meta, cv->tracing->tep, has_pid);
+}
+
 static int sink_event(void *ctx, const struct p2d_event *ev)
 {
 	struct p2d_conv *cv = ctx;
@@ -200,13 +209,9 @@ static int sink_event(void *ctx, const struct p2d_event *ev)
 	if (!cv->tracing)
 		return p2d_error(&cv->diag, ev->off, -EBADMSG,
 				 "tracepoint sample before the tracing data (event formats)");
-	if (!cv->resolved) {
-		cv->resolved = true;
-		ret = p2d_select_resolve(cv->select, &cv->diag, &cv->meta, cv->tracing->tep,
-					 ev->has_pid);
-		if (ret)
-			return ret;
-	}
+	ret = resolve(cv, ev->has_pid);
+	if (ret)
+		return ret;
 	if (ev->cpu >= P2D_MAX_CPUS)
 		return p2d_error(&cv->diag, ev->off, -ERANGE, "sample for CPU %u", ev->cpu);
 	ret = ev->source == P2D_TRACEPOINT ? tracepoint_event(cv, ev) : sample_event(cv, ev);
@@ -258,6 +263,44 @@ static int sink_mmap(void *ctx, const struct p2d_mmap *map)
 	return 0;
 }
 
+/*
+ * With &p2d_options all_records, a side-band record as its perf:* event, at
+ * its time on its CPU (CPU 0 if it has none); one without a time cannot be
+ * placed and is counted
+ */
+static int sink_record(void *ctx, const struct p2d_record *rec)
+{
+	struct p2d_conv *cv = ctx;
+	struct p2d_event ev = {
+		.cpu = rec->has_cpu ? rec->cpu : 0, .pid = rec->pid, .tid = rec->tid,
+		.has_pid = rec->has_pid, .ts = rec->ts, .off = rec->off,
+	};
+	const uint8_t *data;
+	uint32_t len;
+	int ret;
+
+	if (!cv->opts->all_records)
+		return 0;
+	if (!rec->has_time || ev.cpu >= P2D_MAX_CPUS) {
+		cv->records_unplaced++;
+		return 0;
+	}
+	ret = ensure_tracing(cv);
+	if (!ret)
+		ret = p2d_synth_record(cv->synth, cv->tracing, &cv->diag, rec, &data, &len);
+	if (!ret)
+		ret = resolve(cv, rec->has_pid);
+	if (ret)
+		return ret;
+	if (!p2d_select_keep(cv->select, &ev, p2d_get16(data, false))) {
+		cv->sum->filtered++;
+		return 0;
+	}
+	cv->records_converted += rec->kind != P2D_RECORD_LOST;
+	ret = queue_event(cv, &ev, data, len);
+	return ret < 0 ? ret : 0;
+}
+
 static void sink_progress(void *ctx, uint64_t done, uint64_t total)
 {
 	struct p2d_conv *cv = ctx;
@@ -276,6 +319,7 @@ const struct p2d_sink_ops p2d_conv_sink = {
 	.round		= sink_round,
 	.side		= sink_side,
 	.mmap		= sink_mmap,
+	.record		= sink_record,
 	.progress	= sink_progress,
 };
 
@@ -314,6 +358,9 @@ int p2d_conv_emit_event(void *ctx, uint32_t cpu, uint64_t ts, const uint8_t *dat
 				break;
 			case P2D_KIND_STACK:
 				cv->sum->stacks++;
+				break;
+			case P2D_KIND_RECORD:
+				cv->sum->records++;
 				break;
 			default:
 				break;

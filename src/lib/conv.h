@@ -33,6 +33,8 @@
  * @resolved: the selection was resolved, at the first event
  * @events_read: samples the reader delivered
  * @last_pid: common_pid of the last event queued
+ * @records_converted: side-band records (not LOST) queued as events (all_records)
+ * @records_unplaced: side-band records without a time (all_records)
  * @done: input bytes read, as last reported
  * @total: input size, as last reported
  * @kallsyms_bytes: size of the --kallsyms file
@@ -62,6 +64,8 @@ struct p2d_conv {
 	bool				resolved;
 	uint64_t			events_read;
 	uint32_t			last_pid;
+	uint64_t			records_converted;
+	uint64_t			records_unplaced;
 	uint64_t			done;
 	uint64_t			total;
 	uint64_t			kallsyms_bytes;

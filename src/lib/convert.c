@@ -148,7 +148,8 @@ static void fill_summary(struct p2d_conv *cv, int out_fd)
 	sum->input_bytes = cv->stats.input_bytes;
 	sum->dropped += cv->stats.dropped;
 	sum->other_samples = cv->stats.other_samples;
-	sum->sideband = cv->stats.sideband;
+	/* with all_records, what became events is no longer "not converted" */
+	sum->sideband = cv->stats.sideband - cv->records_converted;
 	if (fstat(out_fd, &st) == 0)
 		sum->output_bytes = (uint64_t)st.st_size;
 }

@@ -10,15 +10,23 @@
 #include "read-perf-local.h"
 
 
-/* The sample_id trailer of a non-sample record (attr.sample_id_all) */
+/*
+ * The attr of the sample_id trailer of a non-sample record
+ * (attr.sample_id_all). perf makes every attr of a recording lay the trailer
+ * out alike: one whose id is unknown (perf's synthesized records carry
+ * zeros) is read with the first attr's layout.
+ */
 static const struct p2d_attr *trailer_attr(const struct p2d_reader *r,
 					    const struct p2d_cursor *c)
 {
+	const struct p2d_attr *a;
+
 	if (r->nr_attrs == 1 || r->is_pos < 0)
 		return r->nr_attrs ? &r->attrs[0] : NULL;
 	if (c->len < 8 + (size_t)r->is_pos)
 		return NULL;
-	return p2d_rd_attr_by_id(r, p2d_get64(c->buf + c->len - r->is_pos, c->swap));
+	a = p2d_rd_attr_by_id(r, p2d_get64(c->buf + c->len - r->is_pos, c->swap));
+	return a ? a : &r->attrs[0];
 }
 
 static int parse_trailer(const struct p2d_reader *r, const struct p2d_cursor *rec,
@@ -175,6 +183,26 @@ static int rec_sample(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 	return r->sink->ops->event(r->sink->ctx, &s.ev);
 }
 
+/*
+ * A side-band record as an event, for a sink that makes events of them: its
+ * CPU, time and task come from its sample_id trailer
+ */
+static int record_event(struct p2d_reader *r, const struct p2d_cursor *c, struct p2d_record *rec)
+{
+	struct p2d_rd_sample s;
+
+	parse_trailer(r, c, &s);
+	rec->has_cpu = s.has_cpu;
+	rec->cpu = s.ev.cpu;
+	rec->has_time = s.has_time;
+	rec->ts = s.ev.ts;
+	rec->has_pid = s.ev.has_pid;
+	rec->pid = s.ev.pid;
+	rec->tid = s.ev.tid;
+	rec->off = c->base;
+	return r->sink->ops->record(r->sink->ctx, rec);
+}
+
 /* A side-band record takes effect at its time: the sample_id trailer's */
 static int side_record(struct p2d_reader *r, struct p2d_cursor *c, struct p2d_side *rec)
 {
@@ -196,25 +224,47 @@ static int rec_comm(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 	p2d_cur_skip(c, 8);
 	if (p2d_cur_u32(c, &pid) || p2d_cur_u32(c, &rec.tid))
 		return 0;
+	struct p2d_record ev = { .kind = P2D_RECORD_COMM };
+	int ret;
+
 	if (a && a->sample_id_all && a->trailer <= p2d_cur_left(c))
 		end = c->len - a->trailer;
 	for (i = 0; i < sizeof(rec.comm) - 1 && c->pos + i < end && c->buf[c->pos + i]; i++)
 		rec.comm[i] = (char)c->buf[c->pos + i];
-	return side_record(r, c, &rec);
+	ret = side_record(r, c, &rec);
+	if (ret)
+		return ret;
+	ev.v[0] = pid;
+	ev.v[1] = rec.tid;
+	ev.v[2] = !!(misc & PERF_RECORD_MISC_COMM_EXEC);
+	ev.str = rec.comm;
+	return record_event(r, c, &ev);
 }
 
 /* { header; u32 pid, ppid, tid, ptid; u64 time; sample_id } for FORK and EXIT */
 static int task_record(struct p2d_reader *r, struct p2d_cursor *c, uint32_t kind)
 {
 	struct p2d_side rec = { .kind = kind };
+	struct p2d_record ev = { .kind = kind == P2D_SIDE_FORK ? P2D_RECORD_FORK : P2D_RECORD_EXIT };
 	uint32_t pid, ppid, ptid;
+	uint64_t time = 0;
+	int ret;
 
 	p2d_cur_skip(c, 8);
 	if (p2d_cur_u32(c, &pid) || p2d_cur_u32(c, &ppid) || p2d_cur_u32(c, &rec.tid) ||
 	    p2d_cur_u32(c, &ptid))
 		return 0;
+	p2d_cur_u64(c, &time);
 	rec.parent = ptid;
-	return side_record(r, c, &rec);
+	ret = side_record(r, c, &rec);
+	if (ret)
+		return ret;
+	ev.v[0] = pid;
+	ev.v[1] = ppid;
+	ev.v[2] = rec.tid;
+	ev.v[3] = ptid;
+	ev.v[4] = time;
+	return record_event(r, c, &ev);
 }
 
 static int rec_fork(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
@@ -231,33 +281,57 @@ static int rec_exit(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
  * An executable mapping: the file name starts at @name_off and is
  * NUL-padded; the sample_id trailer follows it.
  */
-static int mapping(struct p2d_reader *r, struct p2d_cursor *c, size_t name_off, uint32_t pid,
-		   uint64_t start, uint64_t len)
+/*
+ * A mapping: the file name starts at @name_off and is NUL-padded; the
+ * sample_id trailer follows it. An executable one goes to the sink's maps.
+ */
+static int mapping(struct p2d_reader *r, struct p2d_cursor *c, size_t name_off,
+		   struct p2d_record *ev, bool exec)
 {
 	const struct p2d_attr *a = trailer_attr(r, c);
 	size_t end = c->len;
-	struct p2d_mmap map = { .pid = pid, .start = start, .len = len };
+	struct p2d_mmap map = { .pid = (uint32_t)ev->v[0], .start = ev->v[2], .len = ev->v[3] };
+	int ret;
 
 	if (a && a->sample_id_all && a->trailer + name_off <= c->len)
 		end = c->len - a->trailer;
 	/* the name must end inside the record: no string is read past it */
-	if (name_off >= end || !memchr(c->buf + name_off, '\0', end - name_off) || pid == UINT32_MAX)
+	if (name_off >= end || !memchr(c->buf + name_off, '\0', end - name_off))
 		return 0;
 	map.file = (const char *)c->buf + name_off;
-	return r->sink->ops->mmap(r->sink->ctx, &map);
+	if (exec && map.pid != UINT32_MAX) {
+		ret = r->sink->ops->mmap(r->sink->ctx, &map);
+		if (ret)
+			return ret;
+	}
+	ev->str = map.file;
+	return record_event(r, c, ev);
+}
+
+/* The start of both: { header; u32 pid, tid; u64 addr, len, pgoff; } */
+static int mmap_head(struct p2d_cursor *c, struct p2d_record *ev)
+{
+	uint32_t pid, tid;
+
+	p2d_cur_skip(c, 8);
+	if (p2d_cur_u32(c, &pid) || p2d_cur_u32(c, &tid) || p2d_cur_u64(c, &ev->v[2]) ||
+	    p2d_cur_u64(c, &ev->v[3]) || p2d_cur_u64(c, &ev->v[4]))
+		return -EBADMSG;
+	ev->v[0] = pid;
+	ev->v[1] = tid;
+	return 0;
 }
 
 /* { header; u32 pid, tid; u64 addr, len, pgoff; char filename[]; sample_id } */
 static int rec_mmap(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 {
-	uint32_t pid, tid;
-	uint64_t addr, len;
+	struct p2d_record ev = { .kind = P2D_RECORD_MMAP };
 
-	p2d_cur_skip(c, 8);
-	if ((misc & PERF_RECORD_MISC_MMAP_DATA) || p2d_cur_u32(c, &pid) ||
-	    p2d_cur_u32(c, &tid) || p2d_cur_u64(c, &addr) || p2d_cur_u64(c, &len))
+	if (mmap_head(c, &ev))
 		return 0;
-	return mapping(r, c, 40, pid, addr, len);
+	/* no protection in the record: executable unless it says data */
+	ev.v[5] = misc & PERF_RECORD_MISC_MMAP_DATA ? 1 : 5;
+	return mapping(r, c, 40, &ev, !(misc & PERF_RECORD_MISC_MMAP_DATA));
 }
 
 /*
@@ -266,15 +340,61 @@ static int rec_mmap(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
  */
 static int rec_mmap2(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 {
-	uint32_t pid, tid, prot;
-	uint64_t addr, len;
+	struct p2d_record ev = { .kind = P2D_RECORD_MMAP };
+	uint32_t prot, flags;
+
+	if (mmap_head(c, &ev) || p2d_cur_skip(c, 24) || p2d_cur_u32(c, &prot) ||
+	    p2d_cur_u32(c, &flags))
+		return 0;
+	ev.v[5] = prot;
+	ev.v[6] = flags;
+	return mapping(r, c, 72, &ev, prot & 4 /* PROT_EXEC */);
+}
+
+/* { header; [u32 next_prev_pid, next_prev_tid;] sample_id }, CPU_WIDE with the pids */
+static int rec_switch(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
+{
+	struct p2d_record ev = { .kind = P2D_RECORD_SWITCH };
+
+	ev.v[0] = !!(misc & PERF_RECORD_MISC_SWITCH_OUT);
+	ev.v[1] = !!(misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT);
+	return record_event(r, c, &ev);
+}
+
+static int rec_switch_wide(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
+{
+	struct p2d_record ev = { .kind = P2D_RECORD_SWITCH };
+	uint32_t pid, tid;
 
 	p2d_cur_skip(c, 8);
-	if (p2d_cur_u32(c, &pid) || p2d_cur_u32(c, &tid) || p2d_cur_u64(c, &addr) ||
-	    p2d_cur_u64(c, &len) || p2d_cur_skip(c, 32) || p2d_cur_u32(c, &prot) ||
-	    !(prot & 4 /* PROT_EXEC */))
+	if (p2d_cur_u32(c, &pid) || p2d_cur_u32(c, &tid))
 		return 0;
-	return mapping(r, c, 72, pid, addr, len);
+	ev.v[0] = !!(misc & PERF_RECORD_MISC_SWITCH_OUT);
+	ev.v[1] = !!(misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT);
+	ev.v[2] = pid;
+	ev.v[3] = tid;
+	return record_event(r, c, &ev);
+}
+
+/* { header; u64 time, id, stream_id; sample_id } */
+static int throttle(struct p2d_reader *r, struct p2d_cursor *c, uint32_t kind)
+{
+	struct p2d_record ev = { .kind = kind };
+
+	p2d_cur_skip(c, 8);
+	if (p2d_cur_u64(c, &ev.v[0]) || p2d_cur_u64(c, &ev.v[1]) || p2d_cur_u64(c, &ev.v[2]))
+		return 0;
+	return record_event(r, c, &ev);
+}
+
+static int rec_throttle(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
+{
+	return throttle(r, c, P2D_RECORD_THROTTLE);
+}
+
+static int rec_unthrottle(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
+{
+	return throttle(r, c, P2D_RECORD_UNTHROTTLE);
 }
 
 static int place_lost(struct p2d_reader *r, struct p2d_cursor *c, const struct p2d_rd_sample *s,
@@ -317,17 +437,22 @@ static struct lost_cpu *lost_of(struct p2d_reader *r, uint32_t cpu)
  */
 static int rec_lost(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 {
-	struct lost_cpu *l;
-	uint64_t id, count;
+	struct p2d_record ev = { .kind = P2D_RECORD_LOST };
 	struct p2d_rd_sample s;
+	struct lost_cpu *l;
+	uint64_t count;
+	int ret;
 
 	p2d_cur_skip(c, 8);
-	if (p2d_cur_u64(c, &id) || p2d_cur_u64(c, &count))
+	if (p2d_cur_u64(c, &ev.v[0]) || p2d_cur_u64(c, &count))
 		return 0;
+	ev.v[1] = count;
+
 	parse_trailer(r, c, &s);
 	if (s.has_cpu && (l = lost_of(r, s.ev.cpu)))
 		l->records += count;
-	return place_lost(r, c, &s, count);
+	ret = place_lost(r, c, &s, count);
+	return ret ? ret : record_event(r, c, &ev);
 }
 
 /* The CPU of a sample id: from ID_INDEX, else from the record's sample_id */
@@ -511,6 +636,10 @@ static const record_fn record_handlers[P2D_REC_MAX] = {
 	[PERF_RECORD_SAMPLE]		= rec_sample,
 	[PERF_RECORD_MMAP]		= rec_mmap,
 	[PERF_RECORD_MMAP2]		= rec_mmap2,
+	[PERF_RECORD_SWITCH]		= rec_switch,
+	[PERF_RECORD_SWITCH_CPU_WIDE]	= rec_switch_wide,
+	[PERF_RECORD_THROTTLE]		= rec_throttle,
+	[PERF_RECORD_UNTHROTTLE]	= rec_unthrottle,
 	[PERF_RECORD_COMM]		= rec_comm,
 	[PERF_RECORD_FORK]		= rec_fork,
 	[PERF_RECORD_EXIT]		= rec_exit,

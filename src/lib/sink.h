@@ -96,6 +96,49 @@ struct p2d_mmap {
 	const char	*file;
 };
 
+/** enum p2d_record_kind - a side-band record, as an event (&p2d_record) */
+enum p2d_record_kind {
+	P2D_RECORD_COMM,	/* pid, tid, exec; @str the name */
+	P2D_RECORD_FORK,	/* pid, ppid, tid, ptid, time */
+	P2D_RECORD_EXIT,	/* pid, ppid, tid, ptid, time */
+	P2D_RECORD_MMAP,	/* pid, tid, start, len, pgoff, prot, flags; @str the file */
+	P2D_RECORD_SWITCH,	/* out, preempt, next_prev_pid, next_prev_tid */
+	P2D_RECORD_LOST,	/* id, lost */
+	P2D_RECORD_THROTTLE,	/* time, id, stream_id */
+	P2D_RECORD_UNTHROTTLE,	/* time, id, stream_id */
+	P2D_NR_RECORD_KINDS
+};
+
+#define P2D_RECORD_VALS	7
+
+/**
+ * struct p2d_record - a side-band record, for a sink that makes events of them
+ * @kind: &enum p2d_record_kind
+ * @cpu: CPU (from its sample_id), when @has_cpu
+ * @ts: time (from its sample_id), when @has_time
+ * @has_cpu: the record says its CPU
+ * @has_time: the record says its time
+ * @pid: the task it happened in (from its sample_id), when @has_pid
+ * @tid: likewise
+ * @has_pid: the record says its task
+ * @v: its numbers, in the order &enum p2d_record_kind lists them
+ * @str: its name or file, NUL-terminated, or NULL
+ * @off: input offset of the record, for messages
+ */
+struct p2d_record {
+	uint32_t	kind;
+	uint32_t	cpu;
+	uint64_t	ts;
+	bool		has_cpu;
+	bool		has_time;
+	bool		has_pid;
+	uint32_t	pid;
+	uint32_t	tid;
+	uint64_t	v[P2D_RECORD_VALS];
+	const char	*str;
+	uint64_t	off;
+};
+
 /** enum p2d_side_kind - what a side-band record says */
 enum p2d_side_kind {
 	P2D_SIDE_COMM,		/* @tid is named @comm (exec, prctl) */
@@ -144,6 +187,8 @@ struct p2d_read_stats {
  * @round: the end of one of perf's rounds: older events may be released
  * @side: a side-band record
  * @mmap: an executable mapping of a process
+ * @record: a side-band record (COMM, FORK, EXIT, MMAP, SWITCH, LOST,
+ *	THROTTLE, UNTHROTTLE), for a sink that makes events of them
  * @progress: @done of @total input bytes (total 0 when unknown) are read
  *
  * Each returns 0 or a negative errno (with a message in the diagnostics),
@@ -158,6 +203,7 @@ struct p2d_sink_ops {
 	int	(*round)(void *ctx);
 	int	(*side)(void *ctx, const struct p2d_side *rec, uint64_t off);
 	int	(*mmap)(void *ctx, const struct p2d_mmap *map);
+	int	(*record)(void *ctx, const struct p2d_record *rec);
 	void	(*progress)(void *ctx, uint64_t done, uint64_t total);
 };
 

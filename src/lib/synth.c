@@ -81,7 +81,76 @@ struct source {
 	char		name[64];
 };
 
+/* The perf:* events of side-band records: name, fields after the common ones, print fmt */
+static const struct {
+	const char	*name;
+	const char	*fields;
+	const char	*print;
+} records[P2D_NR_RECORD_KINDS] = {
+#define U32(n, o)	"\tfield:unsigned int " n ";\toffset:" #o ";\tsize:4;\tsigned:0;\n"
+#define S32(n, o)	"\tfield:int " n ";\toffset:" #o ";\tsize:4;\tsigned:1;\n"
+#define U64(n, o)	"\tfield:u64 " n ";\toffset:" #o ";\tsize:8;\tsigned:0;\n"
+	[P2D_RECORD_COMM] = { "comm",
+		U32("pid", 8) U32("tid", 12) U32("exec", 16)
+		"\tfield:char comm[16];\toffset:20;\tsize:16;\tsigned:0;\n",
+		"\"comm=%s pid=%u tid=%u exec=%u\", REC->comm, REC->pid, REC->tid, REC->exec" },
+	[P2D_RECORD_FORK] = { "fork",
+		U32("pid", 8) U32("ppid", 12) U32("tid", 16) U32("ptid", 20) U64("time", 24),
+		"\"pid=%u ppid=%u tid=%u ptid=%u time=%llu\", REC->pid, REC->ppid, REC->tid,"
+		" REC->ptid, REC->time" },
+	[P2D_RECORD_EXIT] = { "exit",
+		U32("pid", 8) U32("ppid", 12) U32("tid", 16) U32("ptid", 20) U64("time", 24),
+		"\"pid=%u ppid=%u tid=%u ptid=%u time=%llu\", REC->pid, REC->ppid, REC->tid,"
+		" REC->ptid, REC->time" },
+	[P2D_RECORD_MMAP] = { "mmap",
+		U32("pid", 8) U32("tid", 12) U64("start", 16) U64("len", 24) U64("pgoff", 32)
+		U32("prot", 40) U32("flags", 44)
+		"\tfield:__data_loc char[] filename;\toffset:48;\tsize:4;\tsigned:0;\n",
+		"\"pid=%u tid=%u start=0x%llx len=0x%llx pgoff=0x%llx prot=%u flags=%u"
+		" filename=%s\", REC->pid, REC->tid, REC->start, REC->len, REC->pgoff, REC->prot,"
+		" REC->flags, __get_str(filename)" },
+	[P2D_RECORD_SWITCH] = { "switch",
+		U32("out", 8) U32("preempt", 12) S32("next_prev_pid", 16) S32("next_prev_tid", 20),
+		"\"out=%u preempt=%u next_prev_pid=%d next_prev_tid=%d\", REC->out, REC->preempt,"
+		" REC->next_prev_pid, REC->next_prev_tid" },
+	[P2D_RECORD_LOST] = { "lost",
+		U64("id", 8) U64("lost", 16),
+		"\"id=%llu lost=%llu\", REC->id, REC->lost" },
+	[P2D_RECORD_THROTTLE] = { "throttle",
+		U64("time", 8) U64("id", 16) U64("stream_id", 24),
+		"\"time=%llu id=%llu stream_id=%llu\", REC->time, REC->id, REC->stream_id" },
+	[P2D_RECORD_UNTHROTTLE] = { "unthrottle",
+		U64("time", 8) U64("id", 16) U64("stream_id", 24),
+		"\"time=%llu id=%llu stream_id=%llu\", REC->time, REC->id, REC->stream_id" },
+#undef U32
+#undef S32
+#undef U64
+};
+
+/* Where each number of a &p2d_record goes: offset, size (0: not written) */
+static const uint8_t record_layout[P2D_NR_RECORD_KINDS][P2D_RECORD_VALS][2] = {
+	[P2D_RECORD_COMM]	= { { 8, 4 }, { 12, 4 }, { 16, 4 } },
+	[P2D_RECORD_FORK]	= { { 8, 4 }, { 12, 4 }, { 16, 4 }, { 20, 4 }, { 24, 8 } },
+	[P2D_RECORD_EXIT]	= { { 8, 4 }, { 12, 4 }, { 16, 4 }, { 20, 4 }, { 24, 8 } },
+	[P2D_RECORD_MMAP]	= { { 8, 4 }, { 12, 4 }, { 16, 8 }, { 24, 8 }, { 32, 8 }, { 40, 4 },
+				    { 44, 4 } },
+	[P2D_RECORD_SWITCH]	= { { 8, 4 }, { 12, 4 }, { 16, 4 }, { 20, 4 } },
+	[P2D_RECORD_LOST]	= { { 8, 8 }, { 16, 8 } },
+	[P2D_RECORD_THROTTLE]	= { { 8, 8 }, { 16, 8 }, { 24, 8 } },
+	[P2D_RECORD_UNTHROTTLE]	= { { 8, 8 }, { 16, 8 }, { 24, 8 } },
+};
+
+static const uint8_t record_size[P2D_NR_RECORD_KINDS] = {
+	[P2D_RECORD_COMM] = 36, [P2D_RECORD_FORK] = 32, [P2D_RECORD_EXIT] = 32,
+	[P2D_RECORD_MMAP] = 52, [P2D_RECORD_SWITCH] = 24, [P2D_RECORD_LOST] = 24,
+	[P2D_RECORD_THROTTLE] = 32, [P2D_RECORD_UNTHROTTLE] = 32,
+};
+
+#define MAX_FILE	4096	/* a mapping's file name, at most (PATH_MAX) */
+
 struct p2d_synth {
+	int		record_id[P2D_NR_RECORD_KINDS];
+	uint8_t		rbuf[64 + MAX_FILE + 4];
 	bool		stacks_ready;
 	struct stack_fmt kstack;
 	struct stack_fmt ustack;
@@ -462,4 +531,69 @@ int p2d_synth_stacks(struct p2d_synth *s, struct p2d_tracing *t, struct p2d_diag
 		ret = emit_stack(s, &s->ustack, pid, tgid, user + i, n, fn, ctx);
 	}
 	return ret ? ret : (int)nu;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Side-band records (perf2dat --all)                                       */
+
+/**
+ * p2d_synth_record - the payload of a side-band record's perf:* event
+ * @s: the state
+ * @t: the tracing data (gets the kind's format the first time)
+ * @d: diagnostics
+ * @rec: the record
+ * @data: set to the payload, in this host's byte order (valid until the next call)
+ * @len: set to its size
+ *
+ * Returns 0 or a negative errno.
+ */
+int p2d_synth_record(struct p2d_synth *s, struct p2d_tracing *t, struct p2d_diag *d,
+		     const struct p2d_record *rec, const uint8_t **data, uint32_t *len)
+{
+	uint32_t k = rec->kind, i, size, slen;
+	int id, ret;
+
+	if (k >= P2D_NR_RECORD_KINDS)
+		return -EINVAL;
+	if (!s->record_id[k]) {
+		id = p2d_tracing_new_id(t);
+		if (id < 0)
+			return p2d_error(d, P2D_NO_OFFSET, id, "no event id left for perf:%s",
+					 records[k].name);
+		ret = add(s, t, d, P2D_SYNTH_SYSTEM,
+			  format("name: %s\nID: %d\nformat:\n" COMMON_FIELDS_ALL "%s\nprint fmt: %s\n",
+				 records[k].name, id, records[k].fields, records[k].print),
+			  id, P2D_KIND_RECORD);
+		if (ret)
+			return ret;
+		s->record_id[k] = id;
+	}
+	size = record_size[k];
+	memset(s->rbuf, 0, size);
+	put_common(s->rbuf, s->record_id[k],
+		   rec->has_pid && rec->tid != UINT32_MAX ? rec->tid : 0);
+	for (i = 0; i < P2D_RECORD_VALS; i++) {
+		uint32_t v32 = (uint32_t)rec->v[i];
+
+		if (record_layout[k][i][1] == 4)
+			memcpy(s->rbuf + record_layout[k][i][0], &v32, 4);
+		else if (record_layout[k][i][1] == 8)
+			memcpy(s->rbuf + record_layout[k][i][0], &rec->v[i], 8);
+	}
+	if (k == P2D_RECORD_COMM && rec->str)
+		strncpy((char *)s->rbuf + 20, rec->str, 15);
+	if (k == P2D_RECORD_MMAP) {
+		/* __data_loc: length << 16 | offset, the string NUL-terminated after the fields */
+		uint32_t loc;
+
+		slen = rec->str ? (uint32_t)strnlen(rec->str, MAX_FILE - 1) : 0;
+		memset(s->rbuf + size, 0, (slen + 1 + 3) & ~3u);
+		memcpy(s->rbuf + size, rec->str ? rec->str : "", slen);
+		loc = (slen + 1) << 16 | size;
+		memcpy(s->rbuf + 48, &loc, 4);
+		size += (slen + 1 + 3) & ~3u;
+	}
+	*data = s->rbuf;
+	*len = size;
+	return 0;
 }

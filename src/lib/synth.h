@@ -2,9 +2,10 @@
 /*
  * The events perf2dat writes where the recording has no tracepoint
  * (synth.c): a "perf" system with an event per non-tracepoint event of the
- * recording (perf:cpu_clock, perf:cycles, ...), the stacks of call chains
- * as ftrace:kernel_stack and ftrace:user_stack events, and their formats
- * and payloads.
+ * recording (perf:cpu_clock, perf:cycles, ...) and per kind of side-band
+ * record (perf:comm, perf:mmap, ...), the stacks of call chains as
+ * ftrace:kernel_stack and ftrace:user_stack events, and their formats and
+ * payloads.
  */
 #ifndef P2D_SYNTH_H
 #define P2D_SYNTH_H
@@ -19,6 +20,7 @@ enum p2d_synth_kind {
 	P2D_KIND_TRACEPOINT = 0,	/* the recording's own */
 	P2D_KIND_SAMPLE,		/* a perf:* event of a non-tracepoint sample */
 	P2D_KIND_STACK,			/* ftrace:kernel_stack or ftrace:user_stack */
+	P2D_KIND_RECORD,		/* a perf:* event of a side-band record */
 };
 
 /**
@@ -40,6 +42,8 @@ int p2d_synth_sample(struct p2d_synth *s, const struct p2d_event *ev, const uint
 int p2d_synth_stacks(struct p2d_synth *s, struct p2d_tracing *t, struct p2d_diag *d,
 		     const struct p2d_event *ev, uint32_t pid, p2d_payload_fn fn,
 		     void *ctx) __hidden;
+int p2d_synth_record(struct p2d_synth *s, struct p2d_tracing *t, struct p2d_diag *d,
+		     const struct p2d_record *rec, const uint8_t **data, uint32_t *len) __hidden;
 enum p2d_synth_kind p2d_synth_kind(const struct p2d_synth *s, uint16_t id) __hidden;
 
 #endif /* P2D_SYNTH_H */

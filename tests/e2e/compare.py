@@ -28,6 +28,13 @@ trace.dat perf2dat made from it. The expectation comes from perf only:
   --stack-report FILE, `trace-cmd report -t` with its plugins as users run
   it (without them kernel_stack events print 8 callers only), which must
   list the same events as TRACE_CMD_REPORT_OUTPUT.
+- side-band records (--sideband FILE: `perf script --show-task-events
+  --show-mmap-events --show-switch-events --show-lost-events -F
+  comm,tid,cpu,time --ns`, for a conversion with --all): each appears as a
+  perf:comm, perf:fork, perf:exit, perf:mmap, perf:switch or perf:lost event
+  with the same CPU, time, tid and numbers (a mapping's protection as
+  executable or not, its file name); --records-only leaves the other
+  events out of both sides.
 - task names: a tid perf shows under one name all along has that name in the
   report (the first 15 characters; pid 0 is trace-cmd's "<idle>"); a tid perf
   shows under several names (exec) has one of them; no event of a tid perf
@@ -95,6 +102,105 @@ def parse_perf(path, ignore, names):
             events.append([int(m['cpu']), ns(m['ts']), int(m['tid']), m['event'],
                            m['fields'].rstrip(), m['comm'].strip(), NO_STACK])
     return events
+
+
+SIDE_RE = re.compile(r'^(?P<comm>.*?)\s+(?P<tid>-?\d+)\s+\[(?P<cpu>\d+)\]\s+'
+                     r'(?P<ts>\d+\.\d{9}):\s+PERF_RECORD_(?P<kind>[A-Z0-9_]+)(?P<rest>.*)$')
+SIDE_FORMS = {
+    'COMM': (r'^( exec)?: (?P<comm>.*):(?P<pid>-?\d+)/(?P<tid>-?\d+)$', 'comm'),
+    'FORK': (r'^\((?P<pid>-?\d+):(?P<tid>-?\d+)\):\((?P<ppid>-?\d+):(?P<ptid>-?\d+)\)$', 'fork'),
+    'EXIT': (r'^\((?P<pid>-?\d+):(?P<tid>-?\d+)\):\((?P<ppid>-?\d+):(?P<ptid>-?\d+)\)$', 'exit'),
+    'MMAP': (r'^ (?P<pid>-?\d+)/(?P<tid>-?\d+): \[0x(?P<start>[0-9a-f]+)\(0x(?P<len>[0-9a-f]+)\)'
+             r' @ (?:0x)?(?P<pgoff>[0-9a-f]+)\]: (?P<prot>\S+) (?P<file>.*)$', 'mmap'),
+    'MMAP2': (r'^ (?P<pid>-?\d+)/(?P<tid>-?\d+): \[0x(?P<start>[0-9a-f]+)\(0x(?P<len>[0-9a-f]+)\)'
+              r' @ (?:0x)?(?P<pgoff>[0-9a-f]+) [^\]]*\]: (?P<prot>\S+) (?P<file>.*)$', 'mmap'),
+    'SWITCH': (r'^ (?P<dir>IN|OUT)(?P<preempt> preempt)?\s*$', 'switch'),
+    'SWITCH_CPU_WIDE': (r'^ (?P<dir>IN|OUT)(?P<preempt> preempt)?\s+(?:next|prev) pid/tid:'
+                        r'\s*(?P<npid>-?\d+)/(?P<ntid>-?\d+)\s*$', 'switch'),
+    'LOST': (r'^ lost (?P<lost>\d+)$', 'lost'),
+}
+
+
+def u32(x):
+    return int(x) & 0xffffffff
+
+
+def side_fields(kind, g):
+    """The fields both sides are compared on, from a dict of strings."""
+    if kind == 'comm':
+        return f'comm={g["comm"]} pid={u32(g["pid"])} tid={u32(g["tid"])} exec={g["exec"]}'
+    if kind in ('fork', 'exit'):
+        return (f'pid={u32(g["pid"])} ppid={u32(g["ppid"])} tid={u32(g["tid"])}'
+                f' ptid={u32(g["ptid"])}')
+    if kind == 'mmap':
+        return (f'pid={u32(g["pid"])} tid={u32(g["tid"])} start={int(g["start"], 16):#x}'
+                f' len={int(g["len"], 16):#x} pgoff={int(g["pgoff"], 16):#x}'
+                f' exec={g["exec"]} filename={g["filename"]}')
+    if kind == 'switch':
+        return (f'out={g["out"]} preempt={g["preempt"]} next_prev_pid={g["npid"]}'
+                f' next_prev_tid={g["ntid"]}')
+    return f'lost={g["lost"]}'
+
+
+def parse_sideband(path):
+    events = []
+    with open(path, errors='replace') as f:
+        for n, line in enumerate(f, 1):
+            line = line.rstrip('\n')
+            m = SIDE_RE.match(line)
+            if not m:
+                # a sample's line, "COMM TID [CPU] TIME:": compared elsewhere
+                if not re.match(r'^.*\s-?\d+\s+\[\d+\]\s+\d+\.\d{9}:\s*$', line):
+                    fail_parse(path, n, 'perf script side-band', line)
+                continue
+            form = SIDE_FORMS.get(m['kind'])
+            r = re.match(form[0], m['rest']) if form else None
+            if not r:
+                fail_parse(path, n, 'perf script side-band', line)
+            g, kind = dict(r.groupdict()), form[1]
+            if kind == 'comm':
+                g['exec'] = 1 if r.group(1) else 0
+            elif kind == 'mmap':
+                g['exec'] = int('x' in g['prot'])
+                g['filename'] = g['file']
+            elif kind == 'switch':
+                g['out'] = int(g['dir'] == 'OUT')
+                g['preempt'] = int(bool(g['preempt']))
+                g['npid'] = g.get('npid') or 0
+                g['ntid'] = g.get('ntid') or 0
+            events.append([int(m['cpu']), ns(m['ts']), int(m['tid']), kind, side_fields(kind, g),
+                           m['comm'].strip(), NO_STACK])
+    return events
+
+
+def canonical_records(events):
+    """The fields of perf2dat's perf:* events of side-band records, as side_fields() puts them."""
+    for e in events:
+        if e[3] not in ('comm', 'fork', 'exit', 'mmap', 'switch', 'lost'):
+            continue
+        text = e[4]
+        g = {}
+        if e[3] == 'comm':
+            m = re.match(r'^comm=(?P<comm>.*) pid=(?P<pid>\d+) tid=(?P<tid>\d+) exec=(?P<exec>\d+)$',
+                         text)
+        elif e[3] == 'mmap':
+            m = re.match(r'^pid=(?P<pid>\d+) tid=(?P<tid>\d+) start=0x(?P<start>[0-9a-f]+)'
+                         r' len=0x(?P<len>[0-9a-f]+) pgoff=0x(?P<pgoff>[0-9a-f]+)'
+                         r' prot=(?P<prot>\d+) flags=\d+ filename=(?P<filename>.*)$', text)
+        else:
+            m = re.match(r'^(?P<kv>(?:\w+=-?\d+ ?)+)$', text)
+        if not m:
+            continue
+        g = m.groupdict()
+        if e[3] == 'mmap':
+            g['exec'] = int(int(g['prot']) & 4 != 0)
+        if 'kv' in g:
+            g = dict(x.split('=') for x in g['kv'].split())
+            g['npid'], g['ntid'] = g.get('next_prev_pid'), g.get('next_prev_tid')
+        try:
+            e[4] = side_fields(e[3], g)
+        except (KeyError, ValueError):
+            pass
 
 
 def event_name(name):
@@ -376,6 +482,11 @@ def main():
                     help='the --samples output has the addr field')
     ap.add_argument('--chains', help='perf script -D output: the call chains')
     ap.add_argument('--stack-report', help='trace-cmd report -t output, with plugins')
+    ap.add_argument('--sideband', help='perf script output with the side-band records')
+    ap.add_argument('--records-only', action='store_true',
+                    help='compare the side-band records only')
+    ap.add_argument('--ignore-report-event', action='append', default=[],
+                    help='EVENT of trace-cmd report to leave out (one perf script cannot show)')
     ap.add_argument('--long-size', type=int, default=8,
                     help="the recording kernel's long size, that of stack callers")
     ap.add_argument('--name', default='')
@@ -394,6 +505,16 @@ def main():
         errors += perrors
         stacks_from(got, plugged, errors)
     canonical_samples(got, {e[3] for e in samples}, a.sample_addr)
+    if a.sideband:
+        side = parse_sideband(a.sideband)
+        if a.records_only:
+            want = side
+            got = [e for e in got if e[3] in ('comm', 'fork', 'exit', 'mmap', 'switch', 'lost')]
+        else:
+            want += side
+            want.sort(key=lambda e: e[1])
+        canonical_records(got)
+    got = [e for e in got if e[3] not in a.ignore_report_event]
     if not want:
         errors.append('perf script printed no events: nothing to compare')
     check_events(want, got, errors)

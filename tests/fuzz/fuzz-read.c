@@ -70,6 +70,17 @@ static int on_mmap(void *ctx, const struct p2d_mmap *map)
 	return 0;
 }
 
+static int on_record(void *ctx, const struct p2d_record *rec)
+{
+	/* a name is terminated */
+	volatile size_t n = rec->str ? strlen(rec->str) : 0;
+
+	if (rec->kind >= P2D_NR_RECORD_KINDS)
+		abort();
+	(void)n;
+	return 0;
+}
+
 static int on_source(void *ctx, const struct p2d_source *src)
 {
 	/* the name is terminated */
@@ -102,7 +113,7 @@ static void on_progress(void *ctx, uint64_t done, uint64_t total)
 
 static const struct p2d_sink_ops ops = {
 	.meta = on_meta, .tracing = on_tracing, .source = on_source, .event = on_event,
-	.lost = on_lost, .mmap = on_mmap,
+	.lost = on_lost, .mmap = on_mmap, .record = on_record,
 	.round = on_round, .side = on_side, .progress = on_progress,
 };
 

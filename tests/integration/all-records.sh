@@ -1,0 +1,44 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# perf2dat --all: the side-band records as perf:* events, against perf
+# script --show-task-events --show-mmap-events --show-switch-events
+# --show-lost-events (compare.py --sideband --records-only): every COMM,
+# FORK, EXIT, MMAP, MMAP2, SWITCH_CPU_WIDE and LOST record with the same CPU,
+# time, tid and numbers. perf script 6.1 cannot show THROTTLE records: their
+# count is checked against perf report --stats. Without --all there is none.
+set -u
+for tool in "${TRACE_CMD:-}" "${PERF:-}" "${PYTHON3:-}"; do
+	if [ -z "$tool" ] || [ ! -x "$tool" ]; then
+		echo "SKIP: all-records: trace-cmd, perf and python3 are needed"
+		exit 77
+	fi
+done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() {
+	echo "FAIL: all-records: $*"
+	exit 1
+}
+for input in mixed.data switches.data lost.data; do
+	"$PERF2DAT" -q -f --all --no-callchain "$DATA/$input" -o "$tmp/out.dat" ||
+		fail "$input: conversion"
+	"$TRACE_CMD" report -N -t "$tmp/out.dat" > "$tmp/report" 2> "$tmp/report.err" ||
+		fail "$input: trace-cmd report: $(cat "$tmp/report.err")"
+	"$PERF" script -f -i "$DATA/$input" --show-task-events --show-mmap-events \
+		--show-switch-events --show-lost-events -F comm,tid,cpu,time --ns \
+		> "$tmp/perf" 2> /dev/null || fail "$input: perf script"
+	: > "$tmp/empty"
+	"$PYTHON3" "$COMPARE" "$tmp/empty" "$tmp/report" --sideband "$tmp/perf" --records-only \
+		--name "$input --all" || fail "$input: the side-band records differ from perf script"
+	throttles=$("$PERF" report -f --stats -i "$DATA/$input" 2> /dev/null |
+		sed -n 's/^ *THROTTLE events: *\([0-9]*\).*$/\1/p')
+	got=$(grep -c ' throttle: ' "$tmp/report")
+	[ "$got" -eq "${throttles:-0}" ] ||
+		fail "$input: $got perf:throttle events, perf report --stats says ${throttles:-0}"
+	"$PERF2DAT" -q -f "$DATA/$input" -o "$tmp/plain.dat" || fail "$input: plain conversion"
+	"$TRACE_CMD" report -N "$tmp/plain.dat" 2> /dev/null |
+		grep -Eq ' (comm|fork|exit|mmap|switch|lost|throttle): ' &&
+		fail "$input: side-band events without --all"
+done
+echo "PASS: all-records"
