@@ -83,6 +83,7 @@ static int sink_source(void *ctx, const struct p2d_source *src)
 	struct p2d_conv *cv = ctx;
 	int ret = ensure_tracing(cv);
 
+	cv->own_events = true;
 	return ret ? ret : p2d_synth_source(cv->synth, cv->tracing, &cv->diag, src);
 }
 
@@ -110,8 +111,6 @@ static int queue_event(struct p2d_conv *cv, const struct p2d_event *ev, const ui
 
 	if (ret)
 		return p2d_error(&cv->diag, ev->off, ret, "queueing an event: %s", strerror(-ret));
-	/* common_pid, at offset 4 of every payload, in our byte order by now */
-	cv->last_pid = p2d_get32(raw + 4, false);
 	return 1;
 }
 
@@ -180,6 +179,7 @@ static int stack_events(struct p2d_conv *cv, const struct p2d_event *ev, uint32_
 		cv->sum->callchains++;
 		return 0;
 	}
+	cv->own_events = true;
 	ret = p2d_synth_stacks(cv->synth, cv->tracing, &cv->diag, ev, pid, queue_stack, &sc);
 	/* a process with user stacks gets its maps written */
 	if (ret > 0 && ev->has_pid)
@@ -217,7 +217,10 @@ static int sink_event(void *ctx, const struct p2d_event *ev)
 	ret = ev->source == P2D_TRACEPOINT ? tracepoint_event(cv, ev) : sample_event(cv, ev);
 	if (ret <= 0 || !ev->nr_chain)
 		return ret < 0 ? ret : 0;
-	return stack_events(cv, ev, cv->last_pid);
+	/* the stacks get the common_pid of their event (payloads hold at least 8 bytes) */
+	return stack_events(cv, ev, ev->source == P2D_TRACEPOINT ?
+			    p2d_get32(ev->raw + 4, cv->swap_payload) :
+			    ev->has_pid && ev->tid != UINT32_MAX ? ev->tid : 0);
 }
 
 static int sink_lost(void *ctx, uint32_t cpu, uint64_t ts, uint64_t count)
@@ -279,12 +282,11 @@ static int sink_record(void *ctx, const struct p2d_record *rec)
 	uint32_t len;
 	int ret;
 
-	if (!cv->opts->all_records)
-		return 0;
 	if (!rec->has_time || ev.cpu >= P2D_MAX_CPUS) {
 		cv->records_unplaced++;
 		return 0;
 	}
+	cv->own_events = true;
 	ret = ensure_tracing(cv);
 	if (!ret)
 		ret = p2d_synth_record(cv->synth, cv->tracing, &cv->diag, rec, &data, &len);
@@ -310,7 +312,20 @@ static void sink_progress(void *ctx, uint64_t done, uint64_t total)
 	report_progress(cv);
 }
 
+/* The sink of a conversion, and of one that writes side-band records too (--all) */
 const struct p2d_sink_ops p2d_conv_sink = {
+	.meta		= sink_meta,
+	.tracing	= sink_tracing,
+	.source		= sink_source,
+	.event		= sink_event,
+	.lost		= sink_lost,
+	.round		= sink_round,
+	.side		= sink_side,
+	.mmap		= sink_mmap,
+	.progress	= sink_progress,
+};
+
+const struct p2d_sink_ops p2d_conv_sink_all = {
 	.meta		= sink_meta,
 	.tracing	= sink_tracing,
 	.source		= sink_source,
@@ -352,6 +367,8 @@ int p2d_conv_emit_event(void *ctx, uint32_t cpu, uint64_t ts, const uint8_t *dat
 	if (ret != -E2BIG) {
 		if (data && !ret) {
 			cv->sum->events++;
+			if (!cv->own_events)
+				return 0;
 			switch (p2d_synth_kind(cv->synth, p2d_get16(data, false))) {
 			case P2D_KIND_SAMPLE:
 				cv->sum->samples++;

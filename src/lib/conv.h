@@ -32,7 +32,7 @@
  * @scratch: a payload being swapped
  * @resolved: the selection was resolved, at the first event
  * @events_read: samples the reader delivered
- * @last_pid: common_pid of the last event queued
+ * @own_events: perf2dat made events of its own (synth.c): emitted events are sorted by kind
  * @records_converted: side-band records (not LOST) queued as events (all_records)
  * @records_unplaced: side-band records without a time (all_records)
  * @done: input bytes read, as last reported
@@ -63,7 +63,7 @@ struct p2d_conv {
 	uint8_t				*scratch;
 	bool				resolved;
 	uint64_t			events_read;
-	uint32_t			last_pid;
+	bool				own_events;
 	uint64_t			records_converted;
 	uint64_t			records_unplaced;
 	uint64_t			done;
@@ -75,6 +75,7 @@ struct p2d_conv {
 };
 
 extern const struct p2d_sink_ops p2d_conv_sink __hidden;
+extern const struct p2d_sink_ops p2d_conv_sink_all __hidden;
 int p2d_conv_emit_event(void *ctx, uint32_t cpu, uint64_t ts, const uint8_t *data,
 			uint64_t len) __hidden;
 int p2d_conv_emit_side(void *ctx, const struct p2d_side *rec) __hidden;

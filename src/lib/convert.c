@@ -42,7 +42,9 @@ static int check_options(struct p2d_conv *cv)
 
 static int read_input(struct p2d_conv *cv, struct p2d_input *in)
 {
-	const struct p2d_sink sink = { &p2d_conv_sink, cv };
+	const struct p2d_sink sink = {
+		cv->opts->all_records ? &p2d_conv_sink_all : &p2d_conv_sink, cv
+	};
 	const uint8_t *head;
 	size_t i;
 	int ret;

@@ -191,6 +191,8 @@ static int record_event(struct p2d_reader *r, const struct p2d_cursor *c, struct
 {
 	struct p2d_rd_sample s;
 
+	if (!r->sink->ops->record)
+		return 0;	/* a sink without a use for them */
 	parse_trailer(r, c, &s);
 	rec->has_cpu = s.has_cpu;
 	rec->cpu = s.ev.cpu;
@@ -224,7 +226,7 @@ static int rec_comm(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 	p2d_cur_skip(c, 8);
 	if (p2d_cur_u32(c, &pid) || p2d_cur_u32(c, &rec.tid))
 		return 0;
-	struct p2d_record ev = { .kind = P2D_RECORD_COMM };
+	struct p2d_record ev;
 	int ret;
 
 	if (a && a->sample_id_all && a->trailer <= p2d_cur_left(c))
@@ -232,8 +234,10 @@ static int rec_comm(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 	for (i = 0; i < sizeof(rec.comm) - 1 && c->pos + i < end && c->buf[c->pos + i]; i++)
 		rec.comm[i] = (char)c->buf[c->pos + i];
 	ret = side_record(r, c, &rec);
-	if (ret)
+	if (ret || !r->sink->ops->record)
 		return ret;
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = P2D_RECORD_COMM;
 	ev.v[0] = pid;
 	ev.v[1] = rec.tid;
 	ev.v[2] = !!(misc & PERF_RECORD_MISC_COMM_EXEC);
@@ -245,8 +249,8 @@ static int rec_comm(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 static int task_record(struct p2d_reader *r, struct p2d_cursor *c, uint32_t kind)
 {
 	struct p2d_side rec = { .kind = kind };
-	struct p2d_record ev = { .kind = kind == P2D_SIDE_FORK ? P2D_RECORD_FORK : P2D_RECORD_EXIT };
 	uint32_t pid, ppid, ptid;
+	struct p2d_record ev;
 	uint64_t time = 0;
 	int ret;
 
@@ -257,8 +261,10 @@ static int task_record(struct p2d_reader *r, struct p2d_cursor *c, uint32_t kind
 	p2d_cur_u64(c, &time);
 	rec.parent = ptid;
 	ret = side_record(r, c, &rec);
-	if (ret)
+	if (ret || !r->sink->ops->record)
 		return ret;
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = kind == P2D_SIDE_FORK ? P2D_RECORD_FORK : P2D_RECORD_EXIT;
 	ev.v[0] = pid;
 	ev.v[1] = ppid;
 	ev.v[2] = rec.tid;

@@ -188,7 +188,8 @@ struct p2d_read_stats {
  * @side: a side-band record
  * @mmap: an executable mapping of a process
  * @record: a side-band record (COMM, FORK, EXIT, MMAP, SWITCH, LOST,
- *	THROTTLE, UNTHROTTLE), for a sink that makes events of them
+ *	THROTTLE, UNTHROTTLE), for a sink that makes events of them (NULL
+ *	for one that does not)
  * @progress: @done of @total input bytes (total 0 when unknown) are read
  *
  * Each returns 0 or a negative errno (with a message in the diagnostics),
