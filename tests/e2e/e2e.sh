@@ -71,7 +71,8 @@ else
 	"$PERF" script -f -i "$src" $fields $perf_args > "$tmp/perf" 2> "$tmp/perf.err"
 fi || fail "perf script failed: $(head -c 300 "$tmp/perf.err")"
 
-"$TRACE_CMD" report -N -t $report_args "$tmp/out.dat" > "$tmp/report" 2> "$tmp/report.err" ||
+. "$DATA/../tools/report-plugins.sh"
+"$TRACE_CMD" report $NOPLUGINS -t $report_args "$tmp/out.dat" > "$tmp/report" 2> "$tmp/report.err" ||
 	fail "trace-cmd report failed: $(head -c 300 "$tmp/report.err")"
 # with plugins, as users run it: the stacks (kernel_stack has a plugin's handler)
 "$TRACE_CMD" report -t $report_args "$tmp/out.dat" > "$tmp/report-plugins" \
@@ -124,7 +125,8 @@ if [ "$date_check" = yes ]; then
 		fail "wall-clock time: trace-cmd shows '$got', perf script -F tod '$tod'"
 fi
 
-want=$(sed -n 's/^.* \[0*\([0-9][0-9]*\)\] .*$/\1/p' "$tmp/perf" "$tmp/samples" | sort -n | uniq |
+# the [CPU] before the time (fields printed by plugins hold "[120]" priorities)
+want=$(sed -n 's/^.* \[0*\([0-9][0-9]*\)\] *[0-9][0-9]*\.[0-9]*: .*$/\1/p' "$tmp/perf" "$tmp/samples" | sort -n | uniq |
 	tr '\n' ' ')
 got=$("$TRACE_CMD" report --cpus "$tmp/out.dat" 2>/dev/null | sed -n 's/^ *\([0-9][0-9]*\)$/\1/p' |
 	sort -n | tr '\n' ' ')

@@ -18,6 +18,7 @@ fail() {
 	exit 1
 }
 fields="-F trace:comm,tid,cpu,time,event,trace --ns"
+. "$DATA/../tools/report-plugins.sh"
 checks=0
 
 # expect_same NAME INPUT PERF_INPUT: converts with a warning, equals perf on PERF_INPUT
@@ -26,7 +27,7 @@ expect_same() {
 		fail "$1: exit $?: $(cat "$tmp/err")"
 	grep -q 'warning: <stdin>: offset 0x[0-9a-f]*: ' "$tmp/err" || fail "$1: no warning with an offset"
 	"$PERF" script -f -i "$3" $fields > "$tmp/perf" 2> /dev/null
-	"$TRACE_CMD" report -N -t "$tmp/out.dat" > "$tmp/report" 2> /dev/null || fail "$1: report"
+	"$TRACE_CMD" report $NOPLUGINS -t "$tmp/out.dat" > "$tmp/report" 2> /dev/null || fail "$1: report"
 	"$PYTHON3" "$COMPARE" "$tmp/perf" "$tmp/report" --name "$1" > "$tmp/cmp" ||
 		fail "$(cat "$tmp/cmp")"
 	checks=$((checks + 1))
@@ -75,7 +76,7 @@ printf '\0\0\0\0\0\0\0\0' | dd of="$tmp/zero.data" bs=1 seek=48 conv=notrunc 2> 
 "$PERF2DAT" "$tmp/zero.data" -o "$tmp/zero.dat" > /dev/null 2> "$tmp/err" || fail "data size 0: $(cat "$tmp/err")"
 grep -q 'data size is 0' "$tmp/err" || fail "data size 0: no warning"
 "$PERF" script -f -i "$DATA/sample.data" $fields > "$tmp/perf" 2> /dev/null
-"$TRACE_CMD" report -N -t "$tmp/zero.dat" > "$tmp/report" 2> /dev/null
+"$TRACE_CMD" report $NOPLUGINS -t "$tmp/zero.dat" > "$tmp/report" 2> /dev/null
 "$PYTHON3" "$COMPARE" "$tmp/perf" "$tmp/report" --name "data size 0" > "$tmp/cmp" || fail "$(cat "$tmp/cmp")"
 checks=$((checks + 1))
 

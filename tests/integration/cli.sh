@@ -151,7 +151,8 @@ if [ -x "${PERF:-}" ]; then
 	other=$(grep -vc 'sched:' events)
 	tp=$(grep -c 'sched:' events)
 	"$TRACE_CMD" report -N mixed.dat 2> /dev/null > report
-	stacks=$(grep -Ec '^ *[^ ].*\] +[0-9.]+: (kernel|user)_stack:' report)
+	# (trace-cmd >= 3.2 prints a latency column after the CPU)
+	stacks=$(grep -Ec '^ *[^ ].*\] +([^ ]+ +)?[0-9.]+: (kernel|user)_stack:' report)
 	[ "$stacks" -gt "$((tp + other))" ] || fail "mixed.data: $stacks stack events"
 	side=$("$PERF" report -f --stats -i "$DATA/mixed.data" 2> /dev/null | awk '
 		/^ *TOTAL events/ { on = 1 }

@@ -122,7 +122,8 @@ same_as_real convert-dat convert -i ref.dat --compression none converted.dat
 "$FRONT" convert --from-perf sample.data -o conv.dat > out 2> err || fail "convert: $(cat err)"
 grep -q '^trace-cmd: 629 events, 2 CPUs, 0 lost, [0-9]* tasks -> conv.dat ([0-9.]* KiB, [0-9]*% of the input)$' out ||
 	fail "convert summary: $(cat out)"
-"$TRACE_CMD" report -N -t conv.dat > conv.report 2>/dev/null || fail "report of the conversion"
+. "$DATA/../tools/report-plugins.sh"
+"$TRACE_CMD" report $NOPLUGINS -t conv.dat > conv.report 2>/dev/null || fail "report of the conversion"
 perf_script sample.data > all.perf
 "$PYTHON3" "$COMPARE" all.perf conv.report --name "convert --from-perf" || fail "conversion differs"
 
@@ -134,7 +135,7 @@ cmp -s conv.dat keep.dat || fail "the existing output was modified"
 	fail "--force: $(cat err)"
 [ ! -s out ] || fail "-q printed: $(cat out)"
 "$TRACE_CMD" dump --summary conv.dat 2>&1 | grep -q 'zstd' || fail "--compression zstd: not compressed"
-"$TRACE_CMD" report -N -t conv.dat > zstd.report 2>/dev/null || fail "report of the zstd output"
+"$TRACE_CMD" report $NOPLUGINS -t conv.dat > zstd.report 2>/dev/null || fail "report of the zstd output"
 cmp -s conv.report zstd.report || fail "compression round trip: reports differ"
 echo "compression round trip: zstd output reports exactly as the uncompressed one"
 "$FRONT" convert --from-perf --compression zstd --file-version 6 sample.data -o v6.dat \

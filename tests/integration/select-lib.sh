@@ -12,6 +12,7 @@
 # convert OPTIONS... INPUT -o OUTPUT (exit status of the converter).
 
 FIELDS="-F trace:comm,tid,cpu,time,event,trace --ns"
+. "$DATA/../tools/report-plugins.sh"
 
 need_tools() {
 	for tool in "${TRACE_CMD:-}" "${PERF:-}" "${PYTHON3:-}"; do
@@ -31,7 +32,7 @@ perf_script() {
 }
 
 report() {
-	"$TRACE_CMD" report -N -t "$1" 2> "$tmp/report.err" ||
+	"$TRACE_CMD" report $NOPLUGINS -t "$1" 2> "$tmp/report.err" ||
 		fail "trace-cmd report $1: $(head -c 300 "$tmp/report.err")"
 }
 
