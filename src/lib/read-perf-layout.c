@@ -170,14 +170,14 @@ void p2d_rd_layout(struct p2d_attr *a)
 		a->vals |= 1u << P2D_VAL_PERIOD;
 
 	a->trailer = a->sample_id_all ? p2d_rd_trailer_size(st) : 0;
-	a->off_tid = sample_offset(st, rf, PERF_SAMPLE_TID);
-	a->off_time = sample_offset(st, rf, PERF_SAMPLE_TIME);
-	a->off_cpu = sample_offset(st, rf, PERF_SAMPLE_CPU);
+	a->in_sample.tid = sample_offset(st, rf, PERF_SAMPLE_TID);
+	a->in_sample.time = sample_offset(st, rf, PERF_SAMPLE_TIME);
+	a->in_sample.cpu = sample_offset(st, rf, PERF_SAMPLE_CPU);
 	a->off_raw = sample_offset(st, rf, PERF_SAMPLE_RAW);
 	a->fixed = a->off_raw >= 0;
-	a->trl_tid = trailer_offset(st, PERF_SAMPLE_TID);
-	a->trl_time = trailer_offset(st, PERF_SAMPLE_TIME);
-	a->trl_cpu = trailer_offset(st, PERF_SAMPLE_CPU);
+	a->in_trailer.tid = trailer_offset(st, PERF_SAMPLE_TID);
+	a->in_trailer.time = trailer_offset(st, PERF_SAMPLE_TIME);
+	a->in_trailer.cpu = trailer_offset(st, PERF_SAMPLE_CPU);
 }
 
 /* READ: one value, or a group of them */
@@ -321,26 +321,11 @@ int p2d_rd_parse_sample(const struct p2d_attr *a, struct p2d_cursor *c, struct p
 int p2d_rd_parse_trailer(const struct p2d_attr *a, const struct p2d_cursor *rec,
 			 struct p2d_rd_sample *s)
 {
-	const uint8_t *p;
-
 	s->ev.has_pid = s->has_time = s->has_cpu = false;
 	s->ev.pid = s->ev.tid = s->ev.cpu = 0;
 	s->ev.ts = 0;
 	if (!a || !a->sample_id_all || a->trailer > rec->len - 8)
 		return -ENOENT;
-	p = rec->buf + rec->len - a->trailer;
-	if (a->trl_tid >= 0) {
-		s->ev.pid = p2d_get32(p + a->trl_tid, rec->swap);
-		s->ev.tid = p2d_get32(p + a->trl_tid + 4, rec->swap);
-		s->ev.has_pid = true;
-	}
-	if (a->trl_time >= 0) {
-		s->ev.ts = p2d_get64(p + a->trl_time, rec->swap);
-		s->has_time = true;
-	}
-	if (a->trl_cpu >= 0) {
-		s->ev.cpu = p2d_get32(p + a->trl_cpu, rec->swap);
-		s->has_cpu = true;
-	}
+	p2d_rd_read_ids(rec->buf + rec->len - a->trailer, &a->in_trailer, rec->swap, s);
 	return 0;
 }

@@ -81,6 +81,19 @@ enum p2d_rd_feature {
 #define ATTR_FLAG_USE_CLOCKID	25
 
 /**
+ * struct p2d_id_offsets - where a sample or a sample_id trailer has the
+ * fields that place an event, from its start; -1 for those it lacks
+ * @tid: the pid/tid pair
+ * @time: the time
+ * @cpu: the cpu (and its reserved word)
+ */
+struct p2d_id_offsets {
+	int	tid;
+	int	time;
+	int	cpu;
+};
+
+/**
  * struct p2d_attr - what the reader needs of one perf_event_attr
  * @type: PERF_TYPE_*
  * @config: for tracepoints, the event id
@@ -98,13 +111,9 @@ enum p2d_rd_feature {
  * @samples: samples seen
  * @fixed: nothing of variable size precedes RAW in a sample, so the fields
  *	below are at fixed offsets from the end of the record header
- * @off_tid: offset of the pid/tid pair, or -1
- * @off_time: offset of the time, or -1
- * @off_cpu: offset of the cpu, or -1
+ * @in_sample: where the pid/tid pair, the time and the cpu sit in a sample
  * @off_raw: offset of the RAW size word, or -1
- * @trl_tid: offset of the pid/tid pair in the sample_id trailer, or -1
- * @trl_time: offset of the time in the trailer, or -1
- * @trl_cpu: offset of the cpu in the trailer, or -1
+ * @in_trailer: where they sit in the sample_id trailer
  * @vals: the &enum p2d_val its samples carry (bitmask)
  * @announced: told to the sink as a &p2d_source
  */
@@ -124,13 +133,9 @@ struct p2d_attr {
 	char		*name;
 	uint64_t	samples;
 	bool		fixed;
-	int		off_tid;
-	int		off_time;
-	int		off_cpu;
+	struct p2d_id_offsets in_sample;
 	int		off_raw;
-	int		trl_tid;
-	int		trl_time;
-	int		trl_cpu;
+	struct p2d_id_offsets in_trailer;
 	uint32_t	vals;
 	bool		announced;
 };
@@ -289,6 +294,31 @@ int p2d_rd_parse_trailer(const struct p2d_attr *a, const struct p2d_cursor *rec,
 			 struct p2d_rd_sample *s) __hidden;
 
 /**
+ * p2d_rd_read_ids - the pid, tid, time and cpu of a sample or trailer
+ * @p: its start
+ * @o: where they sit (from p2d_rd_layout(); bounds checked by the caller)
+ * @swap: the recording's byte order is not ours
+ * @s: gets those it has, with has_pid, has_time and has_cpu
+ */
+static inline void p2d_rd_read_ids(const uint8_t *p, const struct p2d_id_offsets *o, bool swap,
+				   struct p2d_rd_sample *s)
+{
+	if (o->tid >= 0) {
+		s->ev.pid = p2d_get32(p + o->tid, swap);
+		s->ev.tid = p2d_get32(p + o->tid + 4, swap);
+		s->ev.has_pid = true;
+	}
+	if (o->time >= 0) {
+		s->ev.ts = p2d_get64(p + o->time, swap);
+		s->has_time = true;
+	}
+	if (o->cpu >= 0) {
+		s->ev.cpu = p2d_get32(p + o->cpu, swap);
+		s->has_cpu = true;
+	}
+}
+
+/**
  * p2d_rd_parse_fixed - decode a sample of an attr with a fast path
  * @a: its attr (@a->fixed)
  * @c: cursor after the record header
@@ -306,19 +336,7 @@ static inline int p2d_rd_parse_fixed(const struct p2d_attr *a, const struct p2d_
 
 	if ((size_t)a->off_raw + 4 > left)
 		return -EBADMSG;
-	if (a->off_tid >= 0) {
-		s->ev.pid = p2d_get32(p + a->off_tid, c->swap);
-		s->ev.tid = p2d_get32(p + a->off_tid + 4, c->swap);
-		s->ev.has_pid = true;
-	}
-	if (a->off_time >= 0) {
-		s->ev.ts = p2d_get64(p + a->off_time, c->swap);
-		s->has_time = true;
-	}
-	if (a->off_cpu >= 0) {
-		s->ev.cpu = p2d_get32(p + a->off_cpu, c->swap);
-		s->has_cpu = true;
-	}
+	p2d_rd_read_ids(p, &a->in_sample, c->swap, s);
 	s->ev.len = p2d_get32(p + a->off_raw, c->swap);
 	if (s->ev.len > left - a->off_raw - 4)
 		return -EBADMSG;
