@@ -312,30 +312,28 @@ static void sink_progress(void *ctx, uint64_t done, uint64_t total)
 	report_progress(cv);
 }
 
-/* The sink of a conversion, and of one that writes side-band records too (--all) */
+/*
+ * The sink of a conversion, and of one that writes side-band records too
+ * (--all): the reader hands records only to a sink that has .record
+ */
+#define CONV_SINK_OPS				\
+	.meta		= sink_meta,		\
+	.tracing	= sink_tracing,		\
+	.source		= sink_source,		\
+	.event		= sink_event,		\
+	.lost		= sink_lost,		\
+	.round		= sink_round,		\
+	.side		= sink_side,		\
+	.mmap		= sink_mmap,		\
+	.progress	= sink_progress
+
 const struct p2d_sink_ops p2d_conv_sink = {
-	.meta		= sink_meta,
-	.tracing	= sink_tracing,
-	.source		= sink_source,
-	.event		= sink_event,
-	.lost		= sink_lost,
-	.round		= sink_round,
-	.side		= sink_side,
-	.mmap		= sink_mmap,
-	.progress	= sink_progress,
+	CONV_SINK_OPS,
 };
 
 const struct p2d_sink_ops p2d_conv_sink_all = {
-	.meta		= sink_meta,
-	.tracing	= sink_tracing,
-	.source		= sink_source,
-	.event		= sink_event,
-	.lost		= sink_lost,
-	.round		= sink_round,
-	.side		= sink_side,
-	.mmap		= sink_mmap,
+	CONV_SINK_OPS,
 	.record		= sink_record,
-	.progress	= sink_progress,
 };
 
 /* ------------------------------------------------------------------------ */
