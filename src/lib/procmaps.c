@@ -7,9 +7,10 @@
  *
  * read by libtracecmd with sscanf("%x %x %s") and ("%zx %zx %s"): a name
  * ends at its first blank (the kernel's " (deleted)" suffix goes), and a
- * line longer than libtracecmd takes is left out. Only the processes that
- * have user stacks get one. The mappings are kept in one array (bounded:
- * P2D_MAX_MAPS, names in one arena) and sorted by process at the end.
+ * mapping whose line would be longer than libtracecmd takes is left out.
+ * Only the processes that have user stacks get one. The mappings are kept
+ * in one array (bounded: P2D_MAX_MAPS, names in one arena), sorted by
+ * process at the end and written once each.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,7 +100,8 @@ int p2d_procmaps_add(struct p2d_procmaps *m, const struct p2d_mmap *map)
 	struct map *e;
 	int ret;
 
-	if (!map->file[0] || map->start + map->len < map->start)
+	if (!map->file[0] || map->start + map->len < map->start ||
+	    strcspn(map->file, " \t\n") + 40 > LINE_MAX_TC)
 		return 0;
 	if (m->nr == m->cap) {
 		uint32_t cap = m->cap ? m->cap * 2 : 256;
@@ -155,19 +157,34 @@ static int by_pid(const void *a, const void *b)
 	return x->end < y->end ? -1 : x->end > y->end;
 }
 
+/* Sort by process and drop the mappings perf recorded twice (synthesized, then seen) */
+static void sort_unique(struct p2d_procmaps *m)
+{
+	uint32_t i, n = 0;
+
+	qsort(m->maps, m->nr, sizeof(*m->maps), by_pid);
+	for (i = 0; i < m->nr; i++) {
+		if (n && !by_pid(&m->maps[i], &m->maps[n - 1]) &&
+		    !strcmp(m->names + m->maps[i].name, m->names + m->maps[n - 1].name))
+			continue;
+		m->maps[n++] = m->maps[i];
+	}
+	m->nr = n;
+}
+
 static bool wanted(const struct p2d_procmaps *m, uint32_t pid)
 {
 	return m->want && pid < m->want_cap && (m->want[pid / 8] & (1u << (pid % 8)));
 }
 
-/* The text of the maps of one process, @e[0..n) (sorted, duplicates next to each other) */
+/* The text of the maps of one process, @e[0..n) */
 static int one_process(const struct p2d_procmaps *m, const struct p2d_tasks *tasks,
 		       const struct map *e, uint32_t n, p2d_procmap_fn fn, void *ctx)
 {
 	const char *comm = p2d_tasks_get(tasks, e->pid);
 	char *text = NULL, name[17];
 	size_t size = 0, i;
-	uint32_t j, nr = 0;
+	uint32_t j;
 	FILE *f;
 	int ret;
 
@@ -175,24 +192,13 @@ static int one_process(const struct p2d_procmaps *m, const struct p2d_tasks *tas
 	for (i = 0; name[i]; i++)
 		if (name[i] == ' ' || name[i] == '\t' || name[i] == '\n')
 			name[i] = '_';
-	for (j = 0; j < n; j++)
-		nr += (!j || by_pid(&e[j], &e[j - 1]) || strcmp(m->names + e[j].name,
-								 m->names + e[j - 1].name)) &&
-		      strlen(m->names + e[j].name) + 40 <= LINE_MAX_TC;
-	if (!nr)
-		return 0;
 	f = open_memstream(&text, &size);
 	if (!f)
 		return -ENOMEM;
-	fprintf(f, "%x %x %s\n", e->pid, nr, name);
-	for (j = 0; j < n; j++) {
-		if ((j && !by_pid(&e[j], &e[j - 1]) &&
-		     !strcmp(m->names + e[j].name, m->names + e[j - 1].name)) ||
-		    strlen(m->names + e[j].name) + 40 > LINE_MAX_TC)
-			continue;
+	fprintf(f, "%x %x %s\n", e->pid, n, name);
+	for (j = 0; j < n; j++)
 		fprintf(f, "%llx %llx %s\n", (unsigned long long)e[j].start,
 			(unsigned long long)e[j].end, m->names + e[j].name);
-	}
 	if (fclose(f)) {
 		free(text);
 		return -ENOMEM;
@@ -219,7 +225,7 @@ int p2d_procmaps_each(struct p2d_procmaps *m, const struct p2d_tasks *tasks,
 
 	if (!m->want || !m->nr)
 		return 0;
-	qsort(m->maps, m->nr, sizeof(*m->maps), by_pid);
+	sort_unique(m);
 	for (i = 0; i < m->nr; i = j) {
 		for (j = i + 1; j < m->nr && m->maps[j].pid == m->maps[i].pid; j++)
 			;
