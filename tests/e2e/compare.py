@@ -80,6 +80,13 @@ def ns(ts):
     return int(sec) * 1000000000 + int(frac)
 
 
+def numbered_lines(path):
+    """(line number, line without its newline) of a file, bad bytes replaced."""
+    with open(path, errors='replace') as f:
+        for n, line in enumerate(f, 1):
+            yield n, line.rstrip('\n')
+
+
 def fail_parse(path, n, what, line):
     sys.exit(f'compare: {path}:{n}: cannot parse {what} line: {line!r}')
 
@@ -90,17 +97,15 @@ NO_STACK = ((), ())
 def parse_perf(path, ignore, names):
     """The tracepoint lines; @names gets every tracepoint's SYSTEM:EVENT."""
     events = []
-    with open(path, errors='replace') as f:
-        for n, line in enumerate(f, 1):
-            line = line.rstrip('\n')
-            m = PERF_RE.match(line)
-            if not m:
-                fail_parse(path, n, 'perf script', line)
-            names.add(m['sys'] + ':' + m['event'])
-            if m['sys'] + ':' + m['event'] in ignore:
-                continue
-            events.append([int(m['cpu']), ns(m['ts']), int(m['tid']), m['event'],
-                           m['fields'].rstrip(), m['comm'].strip(), NO_STACK])
+    for n, line in numbered_lines(path):
+        m = PERF_RE.match(line)
+        if not m:
+            fail_parse(path, n, 'perf script', line)
+        names.add(m['sys'] + ':' + m['event'])
+        if m['sys'] + ':' + m['event'] in ignore:
+            continue
+        events.append([int(m['cpu']), ns(m['ts']), int(m['tid']), m['event'],
+                       m['fields'].rstrip(), m['comm'].strip(), NO_STACK])
     return events
 
 
@@ -144,32 +149,30 @@ def side_fields(kind, g):
 
 def parse_sideband(path):
     events = []
-    with open(path, errors='replace') as f:
-        for n, line in enumerate(f, 1):
-            line = line.rstrip('\n')
-            m = SIDE_RE.match(line)
-            if not m:
-                # a sample's line, "COMM TID [CPU] TIME:": compared elsewhere
-                if not re.match(r'^.*\s-?\d+\s+\[\d+\]\s+\d+\.\d{9}:\s*$', line):
-                    fail_parse(path, n, 'perf script side-band', line)
-                continue
-            form = SIDE_FORMS.get(m['kind'])
-            r = re.match(form[0], m['rest']) if form else None
-            if not r:
+    for n, line in numbered_lines(path):
+        m = SIDE_RE.match(line)
+        if not m:
+            # a sample's line, "COMM TID [CPU] TIME:": compared elsewhere
+            if not re.match(r'^.*\s-?\d+\s+\[\d+\]\s+\d+\.\d{9}:\s*$', line):
                 fail_parse(path, n, 'perf script side-band', line)
-            g, kind = dict(r.groupdict()), form[1]
-            if kind == 'comm':
-                g['exec'] = 1 if r.group(1) else 0
-            elif kind == 'mmap':
-                g['exec'] = int('x' in g['prot'])
-                g['filename'] = g['file']
-            elif kind == 'switch':
-                g['out'] = int(g['dir'] == 'OUT')
-                g['preempt'] = int(bool(g['preempt']))
-                g['npid'] = g.get('npid') or 0
-                g['ntid'] = g.get('ntid') or 0
-            events.append([int(m['cpu']), ns(m['ts']), int(m['tid']), kind, side_fields(kind, g),
-                           m['comm'].strip(), NO_STACK])
+            continue
+        form = SIDE_FORMS.get(m['kind'])
+        r = re.match(form[0], m['rest']) if form else None
+        if not r:
+            fail_parse(path, n, 'perf script side-band', line)
+        g, kind = dict(r.groupdict()), form[1]
+        if kind == 'comm':
+            g['exec'] = 1 if r.group(1) else 0
+        elif kind == 'mmap':
+            g['exec'] = int('x' in g['prot'])
+            g['filename'] = g['file']
+        elif kind == 'switch':
+            g['out'] = int(g['dir'] == 'OUT')
+            g['preempt'] = int(bool(g['preempt']))
+            g['npid'] = g.get('npid') or 0
+            g['ntid'] = g.get('ntid') or 0
+        events.append([int(m['cpu']), ns(m['ts']), int(m['tid']), kind, side_fields(kind, g),
+                       m['comm'].strip(), NO_STACK])
     return events
 
 
@@ -216,18 +219,16 @@ def sample_fields(ip, period, addr):
 def parse_samples(path, tracepoints, with_addr):
     """The lines of non-tracepoint samples (tracepoint ones are left out)."""
     events = []
-    with open(path, errors='replace') as f:
-        for n, line in enumerate(f, 1):
-            line = line.rstrip('\n')
-            m = SAMPLE_RE.match(line)
-            if not m or len(m['rest'].split()) != 1 + with_addr:
-                fail_parse(path, n, 'perf script sample', line)
-            if m['event'] in tracepoints:
-                continue
-            vals = [int(x, 16) for x in m['rest'].split()]
-            fields = sample_fields(vals[-1], int(m['period']), vals[0] if with_addr else None)
-            events.append([int(m['cpu']), ns(m['ts']), int(m['tid']), event_name(m['event']),
-                           fields, m['comm'].strip(), NO_STACK])
+    for n, line in numbered_lines(path):
+        m = SAMPLE_RE.match(line)
+        if not m or len(m['rest'].split()) != 1 + with_addr:
+            fail_parse(path, n, 'perf script sample', line)
+        if m['event'] in tracepoints:
+            continue
+        vals = [int(x, 16) for x in m['rest'].split()]
+        fields = sample_fields(vals[-1], int(m['period']), vals[0] if with_addr else None)
+        events.append([int(m['cpu']), ns(m['ts']), int(m['tid']), event_name(m['event']),
+                       fields, m['comm'].strip(), NO_STACK])
     return events
 
 
@@ -248,25 +249,23 @@ def parse_chains(path):
     """perf script -D: (cpu, ns, tid) -> the call chains of those samples, in order."""
     chains = collections.defaultdict(collections.deque)
     cur, want = None, 0
-    with open(path, errors='replace') as f:
-        for n, line in enumerate(f, 1):
-            line = line.rstrip('\n')
-            if want:
-                m = FRAME_RE.match(line)
-                if not m:
-                    fail_parse(path, n, 'perf script -D call chain', line)
-                cur.append(int(m['ip'], 16))
-                want -= 1
-                continue
-            m = DUMP_RE.match(line)
-            if m:
-                cur = []
-                key = (int(m['cpu'] or 0), int(m['ts']), int(m['tid']))
-                chains[key].append(cur)
-                continue
-            m = CHAIN_RE.match(line)
-            if m and cur is not None:
-                want = int(m['nr'])
+    for n, line in numbered_lines(path):
+        if want:
+            m = FRAME_RE.match(line)
+            if not m:
+                fail_parse(path, n, 'perf script -D call chain', line)
+            cur.append(int(m['ip'], 16))
+            want -= 1
+            continue
+        m = DUMP_RE.match(line)
+        if m:
+            cur = []
+            key = (int(m['cpu'] or 0), int(m['ts']), int(m['tid']))
+            chains[key].append(cur)
+            continue
+        m = CHAIN_RE.match(line)
+        if m and cur is not None:
+            want = int(m['nr'])
     return chains
 
 
@@ -309,43 +308,41 @@ def parse_report(path):
     """Events with their stacks (the stack events after them on their CPU)."""
     events, drops = [], collections.Counter()
     last, stack, errors = {}, None, []
-    with open(path, errors='replace') as f:
-        for n, line in enumerate(f, 1):
-            line = line.rstrip('\n')
-            if n == 1 and CPUS_RE.match(line):
-                continue
-            d = DROP_RE.match(line)
-            if d:
-                drops[int(d['cpu'])] += int(d['n'])
-                continue
-            s = STACK_RE.match(line)
-            if s and stack is not None:
+    for n, line in numbered_lines(path):
+        if n == 1 and CPUS_RE.match(line):
+            continue
+        d = DROP_RE.match(line)
+        if d:
+            drops[int(d['cpu'])] += int(d['n'])
+            continue
+        s = STACK_RE.match(line)
+        if s and stack is not None:
+            stack.append(int(s['addr'] or s['hex'], 16))
+            continue
+        m = TC_RE.match(line)
+        if not m:
+            fail_parse(path, n, 'trace-cmd report', line)
+        cpu, ts, pid = int(m['cpu']), ns(m['ts']), int(m['pid'])
+        if m['event'] in ('kernel_stack', 'user_stack'):
+            parent = last.get(cpu)
+            if not parent or parent[1] != ts or parent[2] != pid:
+                errors.append(f'line {n}: {m["event"]} not right after an event of'
+                              f' CPU {cpu}, time {fmt_ts(ts)}, pid {pid}')
+                parent = [0] * 6 + [[[], []]]
+            part = 0 if m['event'] == 'kernel_stack' else 1
+            stack = parent[6][part]
+            if part == 0 and stack:
+                errors.append(f'line {n}: a second kernel_stack for one event')
+            s = STACK_RE.match(m['fields'].strip())
+            if s:
                 stack.append(int(s['addr'] or s['hex'], 16))
-                continue
-            m = TC_RE.match(line)
-            if not m:
-                fail_parse(path, n, 'trace-cmd report', line)
-            cpu, ts, pid = int(m['cpu']), ns(m['ts']), int(m['pid'])
-            if m['event'] in ('kernel_stack', 'user_stack'):
-                parent = last.get(cpu)
-                if not parent or parent[1] != ts or parent[2] != pid:
-                    errors.append(f'line {n}: {m["event"]} not right after an event of'
-                                  f' CPU {cpu}, time {fmt_ts(ts)}, pid {pid}')
-                    parent = [0] * 6 + [[[], []]]
-                part = 0 if m['event'] == 'kernel_stack' else 1
-                stack = parent[6][part]
-                if part == 0 and stack:
-                    errors.append(f'line {n}: a second kernel_stack for one event')
-                s = STACK_RE.match(m['fields'].strip())
-                if s:
-                    stack.append(int(s['addr'] or s['hex'], 16))
-                elif part == 1 or m['fields'].strip() != '<stack trace >':
-                    fail_parse(path, n, 'trace-cmd report stack', line)
-                continue
-            stack = None
-            e = [cpu, ts, pid, m['event'], m['fields'].rstrip(), m['comm'].strip(), [[], []]]
-            last[cpu] = e
-            events.append(e)
+            elif part == 1 or m['fields'].strip() != '<stack trace >':
+                fail_parse(path, n, 'trace-cmd report stack', line)
+            continue
+        stack = None
+        e = [cpu, ts, pid, m['event'], m['fields'].rstrip(), m['comm'].strip(), [[], []]]
+        last[cpu] = e
+        events.append(e)
     for e in events:
         e[6] = (tuple(e[6][0]), tuple(e[6][1]))
     return events, drops, errors

@@ -164,36 +164,34 @@ grep -q 'kernelshark perf2dat: .*bad.data' "$tmp/ks-bad.log" ||
 	fail "bad: no error message from the plugin"
 stop_ks
 
-# 2. sample.data, CPU plots and the task plot of dd (pid 8173, drawn with
-# the sched_events plugin):
-# the graph is drawn in many task colours.
+# graph LABEL FILE ARTIFACT KERNELSHARK-OPTIONS...: KernelShark draws FILE
+# (many vivid colours, many more vivid pixels than for the bad file), the
+# plugin reports no error, and the screenshot is kept as ARTIFACT
+graph() {
+	label=$1 file=$2 artifact=$3
+	shift 3
+	start_ks "$label" "$tmp/$file" "$@"
+	settle "$label" "$min" || fail "$file: $vivid vivid colours after 90 s, want $min or more" \
+		"(bad file: $bad_vivid)"
+	cp "$tmp/$label.png" "$ARTIFACTS/$artifact"
+	echo "$file: $colours colours, $vivid vivid colours in $vivid_px pixels"
+	[ "$vivid_px" -ge $((bad_px * 4 + 1000)) ] ||
+		fail "$file: $vivid_px vivid pixels, bad file $bad_px: no graph?"
+	if grep -q 'kernelshark perf2dat:' "$tmp/ks-$label.log"; then
+		fail "$file: the plugin reported an error"
+	fi
+	stop_ks
+}
 min=$((bad_vivid * 4))
 [ $min -ge 20 ] || min=20
-start_ks good "$tmp/sample.data" --cpu 0,1 --pid 8173
-settle good "$min" || fail "sample.data: $vivid vivid colours after 90 s, want $min or more" \
-	"(bad file: $bad_vivid)"
-cp "$tmp/good.png" "$ARTIFACTS/kernelshark-sample-perf-data.png"
-echo "sample.data: $colours colours, $vivid vivid colours in $vivid_px pixels"
-[ "$vivid_px" -ge $((bad_px * 4 + 1000)) ] ||
-	fail "sample.data: $vivid_px vivid pixels, bad file $bad_px: no graph?"
-if grep -q 'kernelshark perf2dat:' "$tmp/ks-good.log"; then
-	fail "sample.data: the plugin reported an error"
-fi
-stop_ks
 
+# 2. sample.data, CPU plots and the task plot of dd (pid 8173, drawn with
+# the sched_events plugin): the graph is drawn in many task colours.
+graph good sample.data kernelshark-sample-perf-data.png --cpu 0,1 --pid 8173
 sample_vivid=$vivid
 
-# samples of cpu-clock and call chains: perf:cpu_clock and stack events on the CPU rows
-start_ks mixed "$tmp/mixed.data" --cpu 0,1
-settle mixed "$min" || fail "mixed.data: $vivid vivid colours after 90 s, want $min or more"
-cp "$tmp/mixed.png" "$ARTIFACTS/kernelshark-mixed-perf-data.png"
-echo "mixed.data: $colours colours, $vivid vivid colours in $vivid_px pixels"
-[ "$vivid_px" -ge $((bad_px * 4 + 1000)) ] ||
-	fail "mixed.data: $vivid_px vivid pixels, bad file $bad_px: no graph?"
-if grep -q 'kernelshark perf2dat:' "$tmp/ks-mixed.log"; then
-	fail "mixed.data: the plugin reported an error"
-fi
-stop_ks
+# 3. samples of cpu-clock and call chains: perf:cpu_clock and stack events on the CPU rows
+graph mixed mixed.data kernelshark-mixed-perf-data.png --cpu 0,1
 
 echo "$name: the graphs of sample.data and mixed.data are drawn ($sample_vivid and $vivid" \
 	"vivid colours, bad file $bad_vivid); screenshots in $ARTIFACTS"
