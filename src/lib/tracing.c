@@ -383,6 +383,7 @@ int p2d_tracing_parse(struct p2d_diag *d, uint8_t *blob, size_t len, uint64_t of
 	if (!ret && isolate)
 		ret = p2d_tracing_probe(d, t, off);
 	if (!ret) {
+		p2d_tracing_drop_looping(d, t, off);
 		parse_formats(d, t, off);
 		if (!valid_page_size(t->page_size))
 			ret = p2d_error(d, off, -EBADMSG, "tracing data: page size %u",

@@ -13,6 +13,7 @@
  * we take CAP_SYS_ADMIN out of this thread's effective set for that call,
  * so the kernel refuses the write and the value never changes.
  */
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
@@ -254,25 +255,63 @@ static int fix_long_size(const struct p2d_write_job *j, struct p2d_diag *d, int 
 }
 
 /*
- * libtracecmd before 1.5 keeps each CPU's data size in an int: past 2 GiB
- * it fails ("did not match size"). Say so before writing anything.
+ * The libtracecmd this process runs: the one configure saw, or another one
+ * (inside KernelShark, whichever it loaded). Its version is read off the
+ * library's real file name (libtracecmd.so.1.5.2); "" when unknown.
+ */
+static void running_tracecmd(char *ver, size_t len)
+{
+	const char *p;
+	Dl_info info;
+	char *real;
+
+	*ver = '\0';
+	if (!dladdr((void *)tracecmd_output_create_fd, &info) || !info.dli_fname)
+		return;
+	real = realpath(info.dli_fname, NULL);
+	if (!real)
+		return;
+	p = strstr(real, "libtracecmd.so.");
+	if (p && strspn(p + 15, "0123456789.") == strlen(p + 15) && strchr(p + 15, '.'))
+		snprintf(ver, len, "%s", p + 15);
+	free(real);
+}
+
+/* Does libtracecmd @ver (major.minor.patch) write more than 2 GiB for one CPU? */
+static bool large_cpu_data(const char *ver)
+{
+	unsigned int v[3] = { 0, 0, 0 };
+
+	if (sscanf(ver, "%u.%u.%u", &v[0], &v[1], &v[2]) < 2)
+		return false;
+	/* 1.5.3 made the per-CPU size an ssize_t (trace-cmd commit b1db6f61) */
+	return v[0] > 1 || (v[0] == 1 && (v[1] > 5 || (v[1] == 5 && v[2] >= 3)));
+}
+
+/*
+ * libtracecmd before 1.5.3 keeps each CPU's data size in an int: past
+ * 2 GiB it fails ("did not match size"). Say so before writing anything.
+ * Decided on the library that runs, not on the one configure saw.
  */
 static int check_cpu_sizes(const struct p2d_write_job *j, struct p2d_diag *d)
 {
-#ifndef HAVE_TRACECMD_LARGE_CPU_DATA
 	const struct p2d_cpu_stats *c;
+	char ver[32];
 	uint32_t i;
 
 	for (i = 0; i < p2d_cpufiles_nr(j->cpus); i++) {
 		c = p2d_cpufiles_cpu(j->cpus, i);
-		if (c && c->bytes > INT32_MAX)
-			return p2d_error(d, P2D_NO_OFFSET, -EFBIG,
-					 "CPU %u has %.1f GiB of events; libtracecmd %s cannot"
-					 " write more than 2 GiB for one CPU: convert a part at a"
-					 " time (--time, --cpu, --event)", i,
-					 (double)c->bytes / 1073741824.0, TRACECMD_MODVERSION);
+		if (!c || c->bytes <= INT32_MAX)
+			continue;
+		running_tracecmd(ver, sizeof(ver));
+		if (large_cpu_data(ver))
+			return 0;
+		return p2d_error(d, P2D_NO_OFFSET, -EFBIG,
+				 "CPU %u has %.1f GiB of events; libtracecmd %s cannot"
+				 " write more than 2 GiB for one CPU (1.5.3 can): convert a part"
+				 " at a time (--time, --cpu, --event)", i,
+				 (double)c->bytes / 1073741824.0, *ver ? ver : "(version unknown)");
 	}
-#endif
 	return 0;
 }
 

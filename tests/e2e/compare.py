@@ -423,11 +423,26 @@ def check_events(want, got, errors):
             break
 
 
-def check_names(want, got, errors):
+def perf_comms(path):
+    """The names perf's COMM records give each task, from perf script -D."""
+    names = collections.defaultdict(set)
+    for _, line in numbered_lines(path):
+        m = re.search(r'PERF_RECORD_COMM(?: exec)?: (.*):(\d+)/(\d+)$', line)
+        if m:
+            names[int(m.group(3))].add(m.group(1)[:15])
+    return names
+
+
+def check_names(want, got, errors, comms):
+    """Every task perf names is shown under one of its names: those perf gives its
+    events, or (perf 6.12 names a task's events after its exit ":TID") one its COMM
+    records give it."""
     names = collections.defaultdict(set)
     for _, _, tid, _, _, comm, _ in want:
         if tid != -1 and comm and not comm.startswith(':'):
             names[tid].add('<idle>' if tid == 0 else comm[:15])
+    for tid in names:
+        names[tid] |= comms.get(tid, set())
     unnamed, wrong = collections.Counter(), collections.Counter()
     shown = collections.defaultdict(set)
     for _, _, pid, _, _, comm, _ in got:
@@ -486,6 +501,8 @@ def main():
                     help='EVENT of trace-cmd report to leave out (one perf script cannot show)')
     ap.add_argument('--long-size', type=int, default=8,
                     help="the recording kernel's long size, that of stack callers")
+    ap.add_argument('--names-report',
+                    help='trace-cmd report -N of the trace.dat: the task names it holds')
     ap.add_argument('--name', default='')
     a = ap.parse_args()
 
@@ -515,7 +532,15 @@ def main():
     if not want:
         errors.append('perf script printed no events: nothing to compare')
     check_events(want, got, errors)
-    named = check_names(want, got, errors)
+    if a.names_report:
+        # without plugins: with them, trace-cmd renames tasks after the comm
+        # fields of the sched events it prints (libtraceevent 1.8)
+        named_got, _, nerrors = parse_report(a.names_report)
+        errors += nerrors
+        named_got = [e for e in named_got if e[3] not in a.ignore_report_event]
+    else:
+        named_got = got
+    named = check_names(want, named_got, errors, perf_comms(a.chains) if a.chains else {})
     check_lost(a, drops, errors)
     cpus = len(set(e[0] for e in want))
     tag = f'{a.name}: ' if a.name else ''

@@ -74,6 +74,10 @@ fi || fail "perf script failed: $(head -c 300 "$tmp/perf.err")"
 . "$DATA/../tools/report-plugins.sh"
 "$TRACE_CMD" report $NOPLUGINS -t $report_args "$tmp/out.dat" > "$tmp/report" 2> "$tmp/report.err" ||
 	fail "trace-cmd report failed: $(head -c 300 "$tmp/report.err")"
+# the task names the trace.dat holds (with plugins, libtraceevent 1.8 renames
+# tasks after the comm fields of the sched events it prints)
+"$TRACE_CMD" report -N -t $report_args "$tmp/out.dat" > "$tmp/report-names" \
+	2> "$tmp/report.err" || fail "trace-cmd report -N failed: $(head -c 300 "$tmp/report.err")"
 # with plugins, as users run it: the stacks (kernel_stack has a plugin's handler)
 "$TRACE_CMD" report -t $report_args "$tmp/out.dat" > "$tmp/report-plugins" \
 	2> "$tmp/report.err" || fail "trace-cmd report failed: $(head -c 300 "$tmp/report.err")"
@@ -93,7 +97,7 @@ perf_on script -f -F "comm,tid,cpu,time,event,$sample_fields" --ns -G > "$tmp/sa
 	2> "$tmp/samples.err" || fail "perf script of the samples failed: $(head -c 300 "$tmp/samples.err")"
 perf_on script -f -D 2> /dev/null > "$tmp/dump" || fail "perf script -D failed"
 compare_args="$compare_args --samples $tmp/samples --chains $tmp/dump"
-compare_args="$compare_args --stack-report $tmp/report-plugins"
+compare_args="$compare_args --stack-report $tmp/report-plugins --names-report $tmp/report-names"
 case $sample_fields in *addr*) compare_args="$compare_args --sample-addr" ;; esac
 
 if [ "$lost_check" = yes ]; then

@@ -28,7 +28,7 @@
  * Every run of $PERF2DAT -q INPUT -o OUTPUT, with a private $TMPDIR, must
  * end within the time limit in one of two ways:
  *	exit 0, nothing on standard error, and an OUTPUT that $TRACE_CMD
- *	report reads (exit 0);
+ *	report reads (exit 0), with libtraceevent's plugins and without (-N);
  *	exit 1, exactly one line "perf2dat: INPUT: ..." on standard error, and
  *	no OUTPUT.
  * Never a signal, and never a file left in OUTPUT's directory or $TMPDIR.
@@ -584,14 +584,13 @@ struct slot {
 
 static void keep_input(struct slot *sl, const char *input, const char *name, const char *why)
 {
-	char cmd[3 * PATH_MAX + 64], note[PATH_MAX];
+	char cmd[4 * PATH_MAX + 64], note[PATH_MAX];
 	FILE *f;
 
 	if (!keepdir)
 		return;
-	mkdir(keepdir, 0755);
-	strf(cmd, sizeof(cmd), "rm -rf '%s/%s' && cp -r '%s' '%s/%s'", keepdir, name, input,
-		 keepdir, name);
+	strf(cmd, sizeof(cmd), "mkdir -p '%s' && rm -rf '%s/%s' && cp -r '%s' '%s/%s'", keepdir,
+	     keepdir, name, input, keepdir, name);
 	if (system(cmd) != 0)
 		return;
 	strf(note, sizeof(note), "%s/%s.why", keepdir, name);
@@ -689,29 +688,39 @@ static const char *make_input(struct slot *sl, size_t idx, char *name, size_t nl
 	return path;
 }
 
+/* trace-cmd report reads @output, with libtraceevent's plugins and without (-N) */
 static bool report_reads(struct slot *sl, const char *output, char *why, size_t wlen)
 {
-	char *argv[] = { (char *)trace_cmd, "report", (char *)output, NULL };
+	static const char *const how[] = { NULL, "-N" };
+	char *argv[] = { (char *)trace_cmd, "report", NULL, NULL, NULL };
 	char err[PATH_MAX], msg[256];
 	double took;
 	int status;
 	pid_t pid;
+	size_t i;
 
 	if (!trace_cmd || !*trace_cmd)
 		return true;
 	strf(err, sizeof(err), "%s/report.err", sl->dir);
-	pid = spawn(argv, -1, "/dev/null", err);
-	if (!wait_for(pid, &status, 60, &took)) {
-		snprintf(why, wlen, "trace-cmd report did not finish in 60 s");
+	for (i = 0; i < sizeof(how) / sizeof(how[0]); i++) {
+		argv[2] = how[i] ? (char *)how[i] : (char *)output;
+		argv[3] = how[i] ? (char *)output : NULL;
+		pid = spawn(argv, -1, "/dev/null", err);
+		if (!wait_for(pid, &status, 60, &took)) {
+			snprintf(why, wlen, "trace-cmd report%s%s did not finish in 60 s",
+				 how[i] ? " " : "", how[i] ? how[i] : "");
+			return false;
+		}
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+			continue;
+		read_small(err, msg, sizeof(msg));
+		snprintf(why, wlen, "trace-cmd report%s%s cannot read the output (%s %d): %s",
+			 how[i] ? " " : "", how[i] ? how[i] : "",
+			 WIFSIGNALED(status) ? "signal" : "exit",
+			 WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status), msg);
 		return false;
 	}
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		return true;
-	read_small(err, msg, sizeof(msg));
-	snprintf(why, wlen, "trace-cmd report cannot read the output (%s %d): %s",
-		 WIFSIGNALED(status) ? "signal" : "exit",
-		 WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status), msg);
-	return false;
+	return true;
 }
 
 static void run_case(struct slot *sl, size_t idx, struct counts *c)

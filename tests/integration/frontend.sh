@@ -124,8 +124,10 @@ grep -q '^trace-cmd: 629 events, 2 CPUs, 0 lost, [0-9]* tasks -> conv.dat ([0-9.
 	fail "convert summary: $(cat out)"
 . "$DATA/../tools/report-plugins.sh"
 "$TRACE_CMD" report $NOPLUGINS -t conv.dat > conv.report 2>/dev/null || fail "report of the conversion"
+"$TRACE_CMD" report -N -t conv.dat > conv.names 2>/dev/null || fail "report -N of the conversion"
 perf_script sample.data > all.perf
-"$PYTHON3" "$COMPARE" all.perf conv.report --name "convert --from-perf" || fail "conversion differs"
+"$PYTHON3" "$COMPARE" all.perf conv.report --names-report conv.names --name "convert --from-perf" ||
+	fail "conversion differs"
 
 cp conv.dat keep.dat
 "$FRONT" convert --from-perf -i sample.data -o conv.dat > out 2> err && fail "overwrote without --force"

@@ -36,6 +36,13 @@ report() {
 		fail "trace-cmd report $1: $(head -c 300 "$tmp/report.err")"
 }
 
+# the task names the trace.dat holds: trace-cmd report -N (with plugins,
+# libtraceevent 1.8 renames tasks after the comm fields of sched events)
+names_report() {
+	"$TRACE_CMD" report -N -t "$1" 2> "$tmp/report.err" ||
+		fail "trace-cmd report -N $1: $(head -c 300 "$tmp/report.err")"
+}
+
 # sel_case NAME INPUT OPTIONS...: OPTIONS mean the same to both tools
 sel_case() {
 	name=$1 input=$2
@@ -46,7 +53,9 @@ sel_case() {
 	perf_script "$input" "$@" > "$tmp/sel.perf"
 	[ -s "$tmp/sel.perf" ] || fail "$name: perf script $* selects nothing: a useless case"
 	report "$tmp/sel.dat" > "$tmp/sel.report"
-	"$PYTHON3" "$COMPARE" "$tmp/sel.perf" "$tmp/sel.report" --name "$name ($*)" ||
+	names_report "$tmp/sel.dat" > "$tmp/sel.names"
+	"$PYTHON3" "$COMPARE" "$tmp/sel.perf" "$tmp/sel.report" --names-report "$tmp/sel.names" \
+		--name "$name ($*)" ||
 		fail "$name: trace-cmd report differs from perf script $*"
 }
 
@@ -66,7 +75,9 @@ event_case() {
 		esac
 	done
 	report "$tmp/sel.dat" > "$tmp/sel.report"
-	"$PYTHON3" "$COMPARE" "$tmp/sel.perf" "$tmp/sel.report" --name "$name ($*)" $ignore ||
+	names_report "$tmp/sel.dat" > "$tmp/sel.names"
+	"$PYTHON3" "$COMPARE" "$tmp/sel.perf" "$tmp/sel.report" --names-report "$tmp/sel.names" \
+		--name "$name ($*)" $ignore ||
 		fail "$name: trace-cmd report is not perf script's $keep"
 }
 

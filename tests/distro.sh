@@ -1,0 +1,122 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The whole test suite on another Debian release, in a chroot made with
+# debootstrap from the Debian registry: Debian 13 (trixie: trace-cmd 3.3,
+# libtraceevent 1.8, KernelShark 2.4 on Qt 6, perf 6.12) by default.
+#
+#   tests/distro.sh [--release trixie] [--dir /var/tmp/perf2dat-trixie]
+#                   [--counts FILE]
+#
+# As root (debootstrap, chroot and mounts need it). A chroot left by an
+# earlier run in --dir is reused (it is recognised by the stamp this script
+# writes once its packages are installed). The packages are those of
+# .ci/packages-RELEASE (names differ between releases). The tracked source
+# files are copied into the chroot, built there with --enable-werror, and
+# `make check` (README's test command) runs. /proc, /sys, /dev, /dev/pts and
+# tracefs are mounted into the chroot for the run and unmounted on every
+# way out. Prints "debian RELEASE: N passed, N failed, N skipped" last, and
+# writes "N N N" (passed failed skipped) to --counts for .ci/run.
+set -eu
+release=trixie
+dir=
+counts=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--release) release=$2; shift 2 ;;
+	--dir) dir=$2; shift 2 ;;
+	--counts) counts=$2; shift 2 ;;
+	*) echo "usage: $0 [--release R] [--dir DIR] [--counts FILE]" >&2; exit 2 ;;
+	esac
+done
+top=$(cd "$(dirname "$0")/.." && pwd)
+dir=${dir:-/var/tmp/perf2dat-$release}
+pkgs="$top/.ci/packages-$release"
+mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+
+fail() {
+	echo "distro.sh: $*" >&2
+	[ -z "$counts" ] || echo "0 1 0" > "$counts"
+	exit 1
+}
+[ "$(id -u)" -eq 0 ] || fail "needs root (debootstrap, chroot, mounts)"
+[ -f "$pkgs" ] || fail "no package list $pkgs"
+command -v debootstrap > /dev/null || fail "debootstrap is not installed"
+
+mounted=
+cleanup() {
+	for m in $mounted; do
+		umount -l "$m" 2> /dev/null || true
+	done
+	mounted=
+}
+trap cleanup EXIT
+trap 'cleanup; exit 130' INT
+trap 'cleanup; exit 143' TERM
+mnt() {	# mnt TYPE-OR--bind SOURCE TARGET
+	mkdir -p "$3"
+	if [ "$1" = --bind ]; then
+		mount --bind "$2" "$3"
+	else
+		mount -t "$1" "$2" "$3"
+	fi
+	mounted="$3 $mounted"	# unmounted in reverse order
+}
+
+stamp="$dir/.perf2dat-packages"
+if [ ! -x "$dir/bin/sh" ]; then
+	echo "distro.sh: debootstrap $release into $dir"
+	mkdir -p "$dir"
+	debootstrap --variant=minbase "$release" "$dir" "$mirror" > "$dir.debootstrap.log" 2>&1 ||
+		{ tail -n 20 "$dir.debootstrap.log" >&2; fail "debootstrap $release failed"; }
+fi
+mnt proc proc "$dir/proc"
+mnt --bind /sys "$dir/sys"
+mnt --bind /dev "$dir/dev"
+mnt --bind /dev/pts "$dir/dev/pts"
+if [ -d /sys/kernel/tracing/events ]; then
+	mnt --bind /sys/kernel/tracing "$dir/sys/kernel/tracing"
+fi
+cp /etc/resolv.conf "$dir/etc/resolv.conf" 2> /dev/null || true
+
+in_chroot() {
+	chroot "$dir" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+		HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive /bin/sh -c "$1"
+}
+
+if ! cmp -s "$pkgs" "$stamp"; then
+	echo "distro.sh: installing the packages of $(basename "$pkgs")"
+	in_chroot "apt-get update -qq && apt-get install -y -qq --no-install-recommends $(tr '\n' ' ' < "$pkgs")" \
+		> "$dir.apt.log" 2>&1 || { tail -n 20 "$dir.apt.log" >&2; fail "apt-get in the chroot failed"; }
+	cp "$pkgs" "$stamp"
+fi
+
+# The tracked files of this checkout (or the whole tree outside git)
+src="$dir/build/perf2dat"
+rm -rf "$src"
+mkdir -p "$src"
+if git -C "$top" rev-parse --is-inside-work-tree > /dev/null 2>&1; then
+	(cd "$top" && git ls-files -z | tar --null -T - -cf -) | tar -xf - -C "$src"
+else
+	(cd "$top" && tar -cf - --exclude=./.git .) | tar -xf - -C "$src"
+	in_chroot "cd /build/perf2dat && { make distclean > /dev/null 2>&1 || true; }"
+fi
+
+set +e
+in_chroot "cd /build/perf2dat && autoreconf -fi > /dev/null 2>&1 && ./configure --enable-werror > configure.out 2>&1 && make -j$(nproc) > make.out 2>&1 || { tail -n 30 configure.out make.out; exit 1; }
+(. /etc/os-release; echo \"debian \$VERSION_ID: \$(trace-cmd --version 2>/dev/null | grep -o 'version [^ ]*' | head -n 1), perf \$(perf --version 2>/dev/null | cut -d' ' -f3)\")
+make check -j$(nproc)"
+status=$?
+set -e
+log="$src/test-suite.log"
+count() { sed -n "s/^# $1: *\([0-9][0-9]*\)$/\1/p" "$log" 2> /dev/null | head -n 1; }
+pass=$(count PASS) bad=$(count FAIL) error=$(count ERROR) skip=$(count SKIP)
+pass=${pass:-0} bad=${bad:-0} error=${error:-0} skip=${skip:-0}
+bad=$((bad + error))
+if [ "$status" -ne 0 ] && [ "$bad" -eq 0 ]; then
+	bad=1	# the build or make check failed before running the tests
+fi
+[ "$bad" -eq 0 ] || [ ! -f "$log" ] || head -n 300 "$log"
+[ -z "$counts" ] || echo "$pass $bad $skip" > "$counts"
+echo "debian $release: $pass passed, $bad failed, $skip skipped"
+[ "$bad" -eq 0 ]
