@@ -6,7 +6,7 @@
 # libtraceevent 1.8, KernelShark 2.4 on Qt 6, perf 6.12) by default.
 #
 #   tests/distro.sh [--release trixie] [--dir /var/tmp/perf2dat-trixie]
-#                   [--counts FILE]
+#                   [--counts FILE] [--run CMD]
 #
 # As root (debootstrap, chroot and mounts need it). A chroot left by an
 # earlier run in --dir is reused (it is recognised by the stamp this script
@@ -16,16 +16,20 @@
 # `make check` (README's test command) runs. /proc, /sys, /dev, /dev/pts and
 # tracefs are mounted into the chroot for the run and unmounted on every
 # way out. Prints "debian RELEASE: N passed, N failed, N skipped" last, and
-# writes "N N N" (passed failed skipped) to --counts for .ci/run.
+# writes "N N N" (passed failed skipped) to --counts for .ci/run. --run CMD
+# runs CMD in the built tree (/build/perf2dat in the chroot) instead of the
+# suite (tests/tools/record-d13.sh records the Debian 13 fixtures so).
 set -eu
 release=trixie
 dir=
 counts=
+run=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--release) release=$2; shift 2 ;;
 	--dir) dir=$2; shift 2 ;;
 	--counts) counts=$2; shift 2 ;;
+	--run) run=$2; shift 2 ;;
 	*) echo "usage: $0 [--release R] [--dir DIR] [--counts FILE]" >&2; exit 2 ;;
 	esac
 done
@@ -79,8 +83,8 @@ if [ -d /sys/kernel/tracing/events ]; then
 fi
 cp /etc/resolv.conf "$dir/etc/resolv.conf" 2> /dev/null || true
 
-in_chroot() {
-	chroot "$dir" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+in_chroot() {	# in a mount namespace of its own: mounts made inside stay there
+	unshare -m --propagation private chroot "$dir" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 		HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive /bin/sh -c "$1"
 }
 
@@ -102,6 +106,11 @@ else
 	in_chroot "cd /build/perf2dat && { make distclean > /dev/null 2>&1 || true; }"
 fi
 
+if [ -n "$run" ]; then
+	in_chroot "cd /build/perf2dat && autoreconf -fi > /dev/null 2>&1 && ./configure > configure.out 2>&1 &&
+		make -j$(nproc) > make.out 2>&1 && $run"
+	exit
+fi
 set +e
 in_chroot "cd /build/perf2dat && autoreconf -fi > /dev/null 2>&1 && ./configure --enable-werror > configure.out 2>&1 && make -j$(nproc) > make.out 2>&1 || { tail -n 30 configure.out make.out; exit 1; }
 (. /etc/os-release; echo \"debian \$VERSION_ID: \$(trace-cmd --version 2>/dev/null | grep -o 'version [^ ]*' | head -n 1), perf \$(perf --version 2>/dev/null | cut -d' ' -f3)\")

@@ -501,6 +501,8 @@ def main():
                     help='EVENT of trace-cmd report to leave out (one perf script cannot show)')
     ap.add_argument('--long-size', type=int, default=8,
                     help="the recording kernel's long size, that of stack callers")
+    ap.add_argument('--perf-comms', help='perf script -D output: the names COMM records give'
+                    ' (default: --chains)')
     ap.add_argument('--names-report',
                     help='trace-cmd report -N of the trace.dat: the task names it holds')
     ap.add_argument('--name', default='')
@@ -540,7 +542,8 @@ def main():
         named_got = [e for e in named_got if e[3] not in a.ignore_report_event]
     else:
         named_got = got
-    named = check_names(want, named_got, errors, perf_comms(a.chains) if a.chains else {})
+    comms = a.perf_comms or a.chains
+    named = check_names(want, named_got, errors, perf_comms(comms) if comms else {})
     check_lost(a, drops, errors)
     cpus = len(set(e[0] for e in want))
     tag = f'{a.name}: ' if a.name else ''

@@ -26,12 +26,18 @@
 #   perf_input=FILE     what perf script reads instead (in tests/data)
 #   clock=NAME          the trace clock trace-cmd dump must show (default perf)
 #   report_args=...     extra trace-cmd report options
+#   recorded=DIR        perf's outputs for this input as perf 6.12 printed them,
+#                       in tests/data/DIR (tests/tools/perf-recorded): used
+#                       when this perf cannot read the input (perf 6.1 and a
+#                       perf 6.12 recording), checked equal to the output of
+#                       the perf that made them (DIR/VERSION)
 #   date_check=yes      (with convert_args=--tod) without --nodate, report shows
 #                       perf script's wall-clock time (-F tod) of the first
 #                       event, to the microsecond
 set -u
 input= stdin=no convert_args= perf_args= compare_args= prepare= report_args=
 date_check=no perf_input= clock=perf lost_check=yes tracepoints=yes sample_fields=ip,period
+recorded=
 . "$1"
 name=$(basename "$1" .e2e)
 
@@ -48,6 +54,33 @@ fail() {
 	echo "FAIL: $name: $*"
 	exit 1
 }
+
+if [ -n "$recorded" ] && [ -z "${PERF_RECORDED_MODE:-}" ] &&
+	[ "$("$PERF" version 2> /dev/null)" != "$(cat "$DATA/$recorded/VERSION")" ] &&
+	"$PERF" script -f -i "$DATA/$input" -F event > /dev/null 2>&1; then
+	echo "$name: compared with this perf ($("$PERF" version 2> /dev/null)), which reads $input"
+	recorded=
+fi
+if [ -n "$recorded" ]; then
+	# two stores: perf 6.12 printing through libtraceevent 1.8's plugins (as
+	# it runs), and without plugins (what trace-cmd report -N of another
+	# libtraceevent can be compared with)
+	PERF_LIVE=$PERF
+	if [ -n "${PERF_RECORDED_MODE:-}" ]; then
+		# record, when the store is made (tests/tools/record-d13.sh)
+		PERF_RECORDED_DIR="$DATA/$recorded/${PERF_RECORDED_STORE:?}"
+	elif [ "$("$PERF" version 2> /dev/null)" = "$(cat "$DATA/$recorded/VERSION")" ]; then
+		PERF_RECORDED_MODE=verify PERF_RECORDED_DIR="$DATA/$recorded/plugins"
+		echo "$name: the perf that recorded $input: its output is also checked equal to the" \
+			"recorded one"
+	else
+		PERF_RECORDED_MODE=replay PERF_RECORDED_DIR="$DATA/$recorded/noplugins"
+		echo "$name: this perf cannot read $input: compared with what" \
+			"$(cat "$DATA/$recorded/VERSION") printed without plugins (tests/data/$recorded)"
+	fi
+	PERF="$DATA/../tools/perf-recorded" PERF_RECORDED_INPUT=$input
+	export PERF_RECORDED_DIR PERF_LIVE PERF_RECORDED_MODE PERF_RECORDED_INPUT
+fi
 src="$DATA/$input"
 in="$src"
 if [ -n "$prepare" ]; then

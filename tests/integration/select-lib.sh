@@ -43,6 +43,12 @@ names_report() {
 		fail "trace-cmd report -N $1: $(head -c 300 "$tmp/report.err")"
 }
 
+# comms INPUT: perf's COMM records of INPUT (the names a task had) in $tmp/comms
+comms() {
+	"$PERF" script -f -D -i "$DATA/$1" 2> /dev/null | grep -a 'PERF_RECORD_COMM' > "$tmp/comms" ||
+		fail "perf script -D $1 shows no COMM record"
+}
+
 # sel_case NAME INPUT OPTIONS...: OPTIONS mean the same to both tools
 sel_case() {
 	name=$1 input=$2
@@ -54,8 +60,9 @@ sel_case() {
 	[ -s "$tmp/sel.perf" ] || fail "$name: perf script $* selects nothing: a useless case"
 	report "$tmp/sel.dat" > "$tmp/sel.report"
 	names_report "$tmp/sel.dat" > "$tmp/sel.names"
+	comms "$input"
 	"$PYTHON3" "$COMPARE" "$tmp/sel.perf" "$tmp/sel.report" --names-report "$tmp/sel.names" \
-		--name "$name ($*)" ||
+		--perf-comms "$tmp/comms" --name "$name ($*)" ||
 		fail "$name: trace-cmd report differs from perf script $*"
 }
 
@@ -76,8 +83,9 @@ event_case() {
 	done
 	report "$tmp/sel.dat" > "$tmp/sel.report"
 	names_report "$tmp/sel.dat" > "$tmp/sel.names"
+	comms "$input"
 	"$PYTHON3" "$COMPARE" "$tmp/sel.perf" "$tmp/sel.report" --names-report "$tmp/sel.names" \
-		--name "$name ($*)" $ignore ||
+		--perf-comms "$tmp/comms" --name "$name ($*)" $ignore ||
 		fail "$name: trace-cmd report is not perf script's $keep"
 }
 
