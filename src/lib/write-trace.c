@@ -254,12 +254,15 @@ static int fix_long_size(const struct p2d_write_job *j, struct p2d_diag *d, int 
 	return 0;
 }
 
-/*
- * The libtracecmd this process runs: the one configure saw, or another one
- * (inside KernelShark, whichever it loaded). Its version is read off the
- * library's real file name (libtracecmd.so.1.5.2); "" when unknown.
+/**
+ * p2d_tracecmd_version - the version of the libtracecmd this process runs
+ * @ver: set to it ("1.5.2"), or to "" when unknown
+ * @len: size of @ver
+ *
+ * The one configure saw, or another one (inside KernelShark, whichever it
+ * loaded): read off the library's real file name (libtracecmd.so.1.5.2).
  */
-static void running_tracecmd(char *ver, size_t len)
+void p2d_tracecmd_version(char *ver, size_t len)
 {
 	const char *p;
 	Dl_info info;
@@ -277,8 +280,12 @@ static void running_tracecmd(char *ver, size_t len)
 	free(real);
 }
 
-/* Does libtracecmd @ver (major.minor.patch) write more than 2 GiB for one CPU? */
-static bool large_cpu_data(const char *ver)
+/**
+ * p2d_tracecmd_large_cpu_data - does libtracecmd @ver write more than 2 GiB
+ * of events for one CPU?
+ * @ver: its version, major.minor.patch ("" when unknown: no)
+ */
+bool p2d_tracecmd_large_cpu_data(const char *ver)
 {
 	unsigned int v[3] = { 0, 0, 0 };
 
@@ -303,8 +310,8 @@ static int check_cpu_sizes(const struct p2d_write_job *j, struct p2d_diag *d)
 		c = p2d_cpufiles_cpu(j->cpus, i);
 		if (!c || c->bytes <= INT32_MAX)
 			continue;
-		running_tracecmd(ver, sizeof(ver));
-		if (large_cpu_data(ver))
+		p2d_tracecmd_version(ver, sizeof(ver));
+		if (p2d_tracecmd_large_cpu_data(ver))
 			return 0;
 		return p2d_error(d, P2D_NO_OFFSET, -EFBIG,
 				 "CPU %u has %.1f GiB of events; libtracecmd %s cannot"

@@ -62,6 +62,8 @@ struct p2d_write_job {
 };
 
 int p2d_write_trace(const struct p2d_write_job *j, struct p2d_diag *d, int out_fd) __hidden;
+void p2d_tracecmd_version(char *ver, size_t len) __hidden;
+bool p2d_tracecmd_large_cpu_data(const char *ver) __hidden;
 int p2d_kallsyms_check(struct p2d_diag *d, const char *path, uint64_t *size) __hidden;
 
 /* write-dir.c: the private directory */
