@@ -50,5 +50,6 @@
 int p2d_write_all(int fd, const void *buf, size_t len) __hidden;
 int p2d_tmpfile(const char *dir) __hidden;
 const char *p2d_tmp_dir(void) __hidden;
+const char *p2d_small_tmp_dir(void) __hidden;
 
 #endif /* P2D_LOCAL_H */

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* Small file helpers of the library */
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/statfs.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "p2d-local.h"
@@ -70,4 +73,39 @@ const char *p2d_tmp_dir(void)
 	const char *dir = getenv("TMPDIR");
 
 	return dir && *dir ? dir : "/tmp";
+}
+
+static bool in_memory_dir(const char *dir)
+{
+	struct statfs fs;
+	struct stat st;
+
+	if (!dir || dir[0] != '/' || statfs(dir, &fs) < 0 ||
+	    (fs.f_type != TMPFS_MAGIC && fs.f_type != RAMFS_MAGIC))
+		return false;
+	return stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && access(dir, W_OK | X_OK) == 0;
+}
+
+/**
+ * p2d_small_tmp_dir - where a small, short-lived temporary tree goes
+ *
+ * $TMPDIR when the user set it. Otherwise a memory file system, when one is
+ * writable: $XDG_RUNTIME_DIR, else /dev/shm; else /tmp. Creating a few dozen
+ * files and directories on a disk file system costs more than the rest of a
+ * small conversion (ext4 without a journal looks for an inode that was not
+ * freed recently, bench/results/real.md), and the tree is gone in
+ * milliseconds, so it need not survive in a disk's cache.
+ */
+const char *p2d_small_tmp_dir(void)
+{
+	const char *dir = getenv("TMPDIR");
+
+	if (dir && *dir)
+		return dir;
+	dir = getenv("XDG_RUNTIME_DIR");
+	if (in_memory_dir(dir))
+		return dir;
+	if (in_memory_dir("/dev/shm"))
+		return "/dev/shm";
+	return "/tmp";
 }

@@ -10,7 +10,8 @@
  *
  * Names come from the input, so they are checked before they become paths.
  *
- * The directory, $TMPDIR/perf2dat.PID.XXXXXX, has a name for as long as
+ * The directory, perf2dat.PID.XXXXXX in $TMPDIR or, without it, in a memory
+ * file system (p2d_small_tmp_dir()), has a name for as long as
  * libtracecmd reads it (the caller is told: &struct p2d_names); one a dead
  * process left behind is removed by the next conversion.
  */
@@ -303,7 +304,7 @@ static void reap_stale(const char *base)
  * @names: told that the directory exists
  * @path: set to the directory (free it with p2d_wdir_remove())
  *
- * The directory is made in $TMPDIR (or /tmp) with mode 0700.
+ * The directory is made in p2d_small_tmp_dir() with mode 0700.
  *
  * Returns 0 or a negative errno (message recorded); on failure what was
  * made is removed.
@@ -311,7 +312,7 @@ static void reap_stale(const char *base)
 int p2d_wdir_create(struct p2d_diag *d, const struct p2d_tracing *t, const struct p2d_tasks *tasks,
 		    const struct p2d_names *names, char **path)
 {
-	const char *base = p2d_tmp_dir();
+	const char *base = p2d_small_tmp_dir();
 	char events[PATH_MAX];
 	int ret;
 
