@@ -104,14 +104,66 @@ static int skip_event(struct p2d_conv *cv, const struct p2d_event *ev, bool *war
 	return 0;
 }
 
+/*
+ * An event with a call chain and its stack events are queued as one group:
+ * one entry of the reorder queue instead of three, released together (they
+ * share CPU and timestamp, and the stacks must follow their event). Layout:
+ * for each event, its payload size (u32, this host's order), then the
+ * payload.
+ */
+static int group_add(struct p2d_conv *cv, const uint8_t *raw, uint32_t len)
+{
+	uint32_t need = cv->group_len + 4 + len;
+
+	if (need < len || need >= P2D_GROUP_FLAG)
+		return -E2BIG;
+	if (need > cv->group_cap) {
+		uint32_t cap = cv->group_cap ? cv->group_cap : 4096;
+		uint8_t *g;
+
+		while (cap < need)
+			cap *= 2;
+		g = realloc(cv->group, cap);
+		if (!g)
+			return -ENOMEM;
+		cv->group = g;
+		cv->group_cap = cap;
+	}
+	memcpy(cv->group + cv->group_len, &len, 4);
+	memcpy(cv->group + cv->group_len + 4, raw, len);
+	cv->group_len = need;
+	cv->group_nr++;
+	return 0;
+}
+
 static int queue_event(struct p2d_conv *cv, const struct p2d_event *ev, const uint8_t *raw,
 		       uint32_t len)
 {
-	int ret = p2d_reorder_add(cv->queue, ev->cpu, ev->ts, raw, len);
+	int ret;
 
+	if (cv->grouping)
+		ret = group_add(cv, raw, len);
+	else
+		ret = p2d_reorder_add(cv->queue, ev->cpu, ev->ts, raw, len);
 	if (ret)
 		return p2d_error(&cv->diag, ev->off, ret, "queueing an event: %s", strerror(-ret));
 	return 1;
+}
+
+/* The group gathered by sink_event(), to the queue */
+static int queue_group(struct p2d_conv *cv, const struct p2d_event *ev)
+{
+	int ret;
+
+	if (cv->group_nr == 1) /* no stack events: an event as any other */
+		ret = p2d_reorder_add(cv->queue, ev->cpu, ev->ts, cv->group + 4,
+				      cv->group_len - 4);
+	else
+		ret = p2d_reorder_add_group(cv->queue, ev->cpu, ev->ts, cv->group,
+					    cv->group_len, cv->group_nr);
+	if (ret)
+		return p2d_error(&cv->diag, ev->off, ret, "queueing an event: %s", strerror(-ret));
+	return 0;
 }
 
 /* A tracepoint sample: 1 when queued, 0 when left out, or a negative errno */
@@ -214,13 +266,23 @@ static int sink_event(void *ctx, const struct p2d_event *ev)
 		return ret;
 	if (ev->cpu >= P2D_MAX_CPUS)
 		return p2d_error(&cv->diag, ev->off, -ERANGE, "sample for CPU %u", ev->cpu);
+	if (!ev->nr_chain || cv->opts->no_callchain)
+		goto alone;
+	cv->grouping = true;
+	cv->group_len = cv->group_nr = 0;
+	ret = ev->source == P2D_TRACEPOINT ? tracepoint_event(cv, ev) : sample_event(cv, ev);
+	/* the stacks get the common_pid of their event (payloads hold at least 8 bytes) */
+	if (ret > 0)
+		ret = stack_events(cv, ev, p2d_get32(cv->group + 4 + 4, false));
+	cv->grouping = false;
+	if (ret < 0 || !cv->group_nr)
+		return ret < 0 ? ret : 0;
+	return queue_group(cv, ev);
+alone:
 	ret = ev->source == P2D_TRACEPOINT ? tracepoint_event(cv, ev) : sample_event(cv, ev);
 	if (ret <= 0 || !ev->nr_chain)
 		return ret < 0 ? ret : 0;
-	/* the stacks get the common_pid of their event (payloads hold at least 8 bytes) */
-	return stack_events(cv, ev, ev->source == P2D_TRACEPOINT ?
-			    p2d_get32(ev->raw + 4, cv->swap_payload) :
-			    ev->has_pid && ev->tid != UINT32_MAX ? ev->tid : 0);
+	return stack_events(cv, ev, 0);	/* counted only (no_callchain) */
 }
 
 static int sink_lost(void *ctx, uint32_t cpu, uint64_t ts, uint64_t count)
@@ -339,13 +401,17 @@ const struct p2d_sink_ops p2d_conv_sink_all = {
 /* ------------------------------------------------------------------------ */
 /* What leaves the reorder queue                                            */
 
+static int emit_one(struct p2d_conv *cv, uint32_t cpu, uint64_t ts, const uint8_t *data,
+		    uint64_t len);
+
 /**
  * p2d_conv_emit_event - an event (or lost mark) leaves the reorder queue
  * @ctx: the conversion
  * @cpu: CPU
  * @ts: timestamp
  * @data: payload, or NULL for a lost mark
- * @len: payload bytes, or the lost count
+ * @len: payload bytes, or the lost count; with P2D_GROUP_FLAG a group of
+ *	events (queue_group())
  *
  * In per-CPU time order, with the side-band records in between.
  *
@@ -354,10 +420,34 @@ const struct p2d_sink_ops p2d_conv_sink_all = {
 int p2d_conv_emit_event(void *ctx, uint32_t cpu, uint64_t ts, const uint8_t *data, uint64_t len)
 {
 	struct p2d_conv *cv = ctx;
+	uint32_t n, total;
 	int ret;
 
 	if (!cv->cpus)
 		return 0;	/* a loss before any format: counted only */
+	if (!data || !(len & P2D_GROUP_FLAG))
+		return emit_one(cv, cpu, ts, data, len);
+	/* a group (queue_group()): the events one after the other */
+	total = (uint32_t)len & ~P2D_GROUP_FLAG;
+	while (total >= 4) {
+		memcpy(&n, data, 4);
+		if (n > total - 4)
+			return p2d_error(&cv->diag, P2D_NO_OFFSET, -EFAULT, "damaged event group");
+		ret = emit_one(cv, cpu, ts, data + 4, n);
+		if (ret)
+			return ret;
+		data += 4 + n;
+		total -= 4 + n;
+	}
+	return 0;
+}
+
+/* One event (or lost mark) of p2d_conv_emit_event() */
+static int emit_one(struct p2d_conv *cv, uint32_t cpu, uint64_t ts, const uint8_t *data,
+		    uint64_t len)
+{
+	int ret;
+
 	/* common_pid, at offset 4 of every event; payloads are in our byte order */
 	if (data && len >= 8)
 		p2d_tasks_seen(cv->tasks, p2d_get32(data + 4, false));

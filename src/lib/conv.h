@@ -30,6 +30,11 @@
  * @dir_data: for a directory input, the path of its "data" file
  * @swap_payload: payloads are in the other byte order (converted to ours)
  * @scratch: a payload being swapped
+ * @group: an event and its stack events, being gathered (conv-sink.c)
+ * @group_len: bytes in @group
+ * @group_cap: size of @group
+ * @group_nr: events in @group
+ * @grouping: queue_event() adds to @group
  * @resolved: the selection was resolved, at the first event
  * @events_read: samples the reader delivered
  * @own_events: perf2dat made events of its own (synth.c): emitted events are sorted by kind
@@ -61,6 +66,11 @@ struct p2d_conv {
 	char				*dir_data;
 	bool				swap_payload;
 	uint8_t				*scratch;
+	uint8_t				*group;
+	uint32_t			group_len;
+	uint32_t			group_cap;
+	uint32_t			group_nr;
+	bool				grouping;
 	bool				resolved;
 	uint64_t			events_read;
 	bool				own_events;

@@ -232,6 +232,7 @@ static void release(struct p2d_conv *cv)
 	p2d_meta_free(&cv->meta);
 	free(cv->dir_data);
 	free(cv->scratch);
+	free(cv->group);
 }
 
 /**

@@ -331,12 +331,39 @@ static int add_entry(struct p2d_reorder *s, uint32_t cpu, uint64_t ts, const voi
  * @data: payload, copied
  * @len: payload bytes
  *
- * Returns 0, -ENOMEM, -ERANGE for a bad CPU, or the emit callback's error.
+ * Returns 0, -ENOMEM, -ERANGE for a bad CPU or size, or the emit callback's
+ * error.
  */
 int p2d_reorder_add(struct p2d_reorder *s, uint32_t cpu, uint64_t ts, const void *data,
 		   uint32_t len)
 {
+	if (len & P2D_GROUP_FLAG)
+		return -ERANGE;
 	return add_entry(s, cpu, ts, data, len, 0);
+}
+
+/**
+ * p2d_reorder_add_group - queue events that stay together
+ * @s: queue
+ * @cpu: CPU (below P2D_MAX_CPUS)
+ * @ts: their timestamp
+ * @data: their payloads, in a layout the emit callback knows; copied
+ * @len: bytes (below P2D_GROUP_FLAG)
+ * @nr_events: events in the group (counted when it arrives too late)
+ *
+ * One entry for an event and the stack events that follow it: one
+ * insertion and one release instead of one per event. The emit callback
+ * gets @len with P2D_GROUP_FLAG set.
+ *
+ * Returns 0, -ENOMEM, -ERANGE for a bad CPU or size, or the emit callback's
+ * error.
+ */
+int p2d_reorder_add_group(struct p2d_reorder *s, uint32_t cpu, uint64_t ts, const void *data,
+			  uint32_t len, uint32_t nr_events)
+{
+	if (len & P2D_GROUP_FLAG)
+		return -ERANGE;
+	return add_entry(s, cpu, ts, data, len | P2D_GROUP_FLAG, nr_events);
 }
 
 /**
@@ -424,7 +451,7 @@ static int flush_queue(struct p2d_reorder *s, uint32_t cpu, uint64_t limit, bool
 			ret = s->emit(s->ctx, cpu, ent->ts,
 				      (const void *)(uintptr_t)ent->off, ent->len);
 			release(s, q, ent->off);
-			s->bytes -= ent->len;
+			s->bytes -= ent->len & ~P2D_GROUP_FLAG;
 		}
 		if (ret)
 			return ret;
@@ -499,11 +526,15 @@ static __attribute__((noinline)) int over_cap(struct p2d_reorder *s)
 	return flush_upto(s, UINT64_MAX);
 }
 
-/* An event (@data, @len) or, when @data is NULL, a mark of @lost lost events */
+/*
+ * An event (@data, @len), a group of @lost events (@len has
+ * P2D_GROUP_FLAG) or, when @data is NULL, a mark of @lost lost events
+ */
 static int add_entry(struct p2d_reorder *s, uint32_t cpu, uint64_t ts, const void *data,
 		     uint32_t len, uint64_t lost)
 {
 	struct cpuq *q = cpu < s->nq ? &s->q[cpu] : get_queue(s, cpu);
+	uint32_t size = len & ~P2D_GROUP_FLAG;
 	uint64_t off = lost;
 	int ret;
 
@@ -512,16 +543,16 @@ static int add_entry(struct p2d_reorder *s, uint32_t cpu, uint64_t ts, const voi
 	if (q->emitted && ts < q->emitted_ts) {
 		/* a loss can still be shown where we are; an event cannot */
 		if (data) {
-			s->late++;
+			s->late += len & P2D_GROUP_FLAG ? lost : 1;
 			return 0;
 		}
 		ts = q->emitted_ts;
 	}
 	if (data) {
-		off = store(s, q, data, len);
+		off = store(s, q, data, size);
 		if (!off)
 			return -ENOMEM;
-		s->bytes += len;
+		s->bytes += size;
 		if (ts > s->cur_max)
 			s->cur_max = ts;
 	}

@@ -6,6 +6,7 @@
 #include "sink.h"
 
 #define P2D_LOST_MARK	UINT32_MAX	/* length of a lost-events entry */
+#define P2D_GROUP_FLAG	(1u << 31)	/* in @len: a group (p2d_reorder_add_group()) */
 
 /**
  * typedef p2d_emit_fn - receives events in per-CPU time order
@@ -13,7 +14,8 @@
  * @cpu: CPU
  * @ts: timestamp
  * @data: payload, or NULL for a lost-events mark
- * @len: payload length, or lost count when @data is NULL
+ * @len: payload length, or lost count when @data is NULL; with
+ *	P2D_GROUP_FLAG set the payload is a group of events
  */
 typedef int (*p2d_emit_fn)(void *ctx, uint32_t cpu, uint64_t ts, const uint8_t *data,
 			   uint64_t len);
@@ -31,6 +33,8 @@ struct p2d_reorder *p2d_reorder_new(p2d_emit_fn emit, p2d_side_fn emit_side, voi
 void p2d_reorder_free(struct p2d_reorder *q) __hidden;
 int p2d_reorder_add(struct p2d_reorder *q, uint32_t cpu, uint64_t ts, const void *data,
 		    uint32_t len) __hidden;
+int p2d_reorder_add_group(struct p2d_reorder *q, uint32_t cpu, uint64_t ts, const void *data,
+			  uint32_t len, uint32_t nr_events) __hidden;
 int p2d_reorder_add_lost(struct p2d_reorder *q, uint32_t cpu, uint64_t ts, uint64_t count) __hidden;
 int p2d_reorder_add_side(struct p2d_reorder *q, const struct p2d_side *rec) __hidden;
 int p2d_reorder_round(struct p2d_reorder *q) __hidden;
