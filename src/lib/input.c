@@ -6,9 +6,8 @@
  * The window is 128 KiB of plain read()s: small enough that what read()
  * copies is still in the cache when the parser gets to it (a 2 MiB window
  * made the copy alone 3.5 times as slow, bench/real). Reading a regular file
- * through an
- * mmap()ed window instead was measured (bench/, 2 GB input) and gave the
- * same CPU time (page-table population costs what the copy costs, and the
+ * through an mmap()ed window instead was measured (bench/, 2 GB input) and
+ * gave the same CPU time (page-table population costs what the copy costs, and the
  * parser then misses the cache), a larger resident set and a SIGBUS should
  * the file shrink, so it is not used.
  */
