@@ -212,18 +212,18 @@ P2D_API void p2d_options_init(struct p2d_options *opts);
  * behind. The host is not touched: no tracefs access, no mounts, no sysctl
  * writes.
  *
- * What a caller can see of it: it starts one thread (joined before it
- * returns); it forks only with @opts->isolate_formats; it changes no signal
- * mask or disposition. For a few milliseconds while libtracecmd reads the
- * metadata it names a private directory in $TMPDIR or, when TMPDIR is not
- * set, in a memory file system ($XDG_RUNTIME_DIR, /dev/shm; else /tmp)
- * (&p2d_options names tells when); one left by a process that died
- * meanwhile is removed by the next conversion in the same place. libtracecmd's writer keeps process-wide settings
- * (libtracefs' tracing directory, the log level of libtracecmd, libtracefs
- * and libtraceevent): conversions hold a lock while they write, point the
- * tracing directory back at the default and set the log level back to
- * libtracecmd's default (TEP_LOG_CRITICAL) before they return. Conversions
- * in several threads at once are safe.
+ * What a caller can see of it: it starts no thread; it forks only with
+ * @opts->isolate_formats; it changes no signal mask or disposition. For a
+ * few milliseconds while libtracecmd reads the metadata it names a private
+ * directory in $TMPDIR or, when TMPDIR is not set, in a memory file system
+ * ($XDG_RUNTIME_DIR, /dev/shm; else /tmp) (&p2d_options names tells when);
+ * one left by a process that died meanwhile is removed by the next
+ * conversion in the same place. libtracecmd's writer keeps process-wide
+ * settings (libtracefs' tracing directory, the log level of libtracecmd,
+ * libtracefs and libtraceevent): conversions hold a lock while they write,
+ * point the tracing directory back at the default and set the log level
+ * back to libtracecmd's default (TEP_LOG_CRITICAL) before they return.
+ * Conversions in several threads at once are safe.
  *
  * Returns 0 on success, or a negative errno.
  */

@@ -2,7 +2,7 @@
 /*
  * Per-CPU page streams (cpufiles.c): events in per-CPU time order are
  * packed into pages (pages.h), and the pages go to one unlinked temporary
- * file per CPU, written by a background thread.
+ * file per CPU.
  */
 #ifndef P2D_CPUFILES_H
 #define P2D_CPUFILES_H
