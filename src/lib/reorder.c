@@ -14,12 +14,13 @@
  * own queue: an array of entries kept sorted by timestamp (stable: equal
  * timestamps keep their arrival order). Payloads are copied into chunks of
  * CHUNK_SIZE bytes, filled one after the other; a chunk whose payloads have
- * all been released goes back to a small free list and is filled again, so
- * payloads are copied once, into memory that is already mapped and most
- * likely in the cache (free chunks are kept: memory stays what the queue
- * held at its fullest, as an arena's would) (an arena compacted by copying into fresh memory cost
- * a fifth of a conversion with call chains, bench/real). Chunks are aligned
- * on their size, so a payload's address gives its chunk.
+ * all been released goes to a free list and is filled again, so payloads
+ * are copied once, into memory that is already mapped and most likely in
+ * the cache. (An arena compacted by copying into fresh memory each round
+ * cost a fifth of a conversion with call chains, bench/real.) Free chunks
+ * are kept: memory stays what the queue held at its fullest, as an arena's
+ * would. Chunks are aligned on their size, so a payload's address gives its
+ * chunk; a payload larger than a chunk gets one of its own, freed with it.
  *
  * Side-band records (a task's name, its fork and exit) go through one more
  * queue, ordered across all CPUs, released by the same rule: perf writes its
