@@ -20,6 +20,18 @@ static void default_log(enum p2d_log_level level, const char *msg)
 	fprintf(stderr, "perf2dat: %s: %s\n", prefix[level], msg);
 }
 
+/*
+ * Messages quote names and strings of the input (a version string, a
+ * system's name): a control character there (a newline) would break the
+ * one-line rule of every message, so each becomes '?' (found by the fuzzer).
+ */
+static void one_line(char *msg)
+{
+	for (; *msg; msg++)
+		if ((unsigned char)*msg < 0x20 || *msg == 0x7f)
+			*msg = '?';
+}
+
 static void vlog(const struct p2d_diag *d, enum p2d_log_level level, const char *fmt,
 		 va_list ap) P2D_PRINTF(3, 0);
 
@@ -31,6 +43,7 @@ static void vlog(const struct p2d_diag *d, enum p2d_log_level level, const char 
 	if (level > d->level)
 		return;
 	vsnprintf(msg, sizeof(msg), fmt, ap);
+	one_line(msg);
 	if (d->log)
 		d->log(d->log_ctx, level, msg);
 	else
@@ -95,6 +108,7 @@ int p2d_error(struct p2d_diag *d, uint64_t off, int err, const char *fmt, ...)
 		snprintf(d->error, d->error_size, "%s%soffset 0x%llx: %s",
 			 d->label ? d->label : "", d->label ? ": " : "",
 			 (unsigned long long)off, msg);
+	one_line(d->error);
 	d->err_set = true;
 	return err;
 }
