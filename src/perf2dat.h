@@ -70,7 +70,15 @@ typedef void (*p2d_name_fn)(void *ctx, const char *path, bool created);
  *	it is not closed and no atomic rename is done
  * @file_version: trace.dat version, 6 or 7 (0 means 7)
  * @compression: NULL or "none", "zstd", "any" (version 7 only)
- * @kallsyms: optional /proc/kallsyms-format file to embed
+ * @kallsyms: where the kernel symbols come from: a file in the format of
+ *	/proc/kallsyms (refused when its place tells another build id than
+ *	the recording's kernel: perf's build-id cache, /proc/kallsyms), or
+ *	"none" for no symbols; NULL (the default): found as perf finds them,
+ *	by the recording's kernel build id: a vmlinux of that build id where
+ *	perf looks for one, perf's build-id cache (@buildid_dir), or the
+ *	running kernel's /proc/kallsyms when it is the same kernel and its
+ *	addresses are not hidden. Only the symbols the trace.dat's kernel
+ *	addresses need are embedded.
  * @force: replace an existing @output
  * @log: message sink (NULL: stderr)
  * @log_ctx: passed to @log
@@ -114,6 +122,13 @@ typedef void (*p2d_name_fn)(void *ctx, const char *path, bool created);
  *	perf:switch, perf:lost, perf:throttle, perf:unthrottle) at their time
  *	on their CPU, with their fields; those without a time are counted in
  *	&p2d_summary sideband (perf data convert --all)
+ * @vmlinux: a vmlinux (ELF with a symbol table) for the kernel symbols,
+ *	used unless its build id is another than the recording's kernel
+ * @symfs: perf's --symfs: look for every file (the ELF files of user
+ *	stacks, vmlinux, and the running kernel's /proc/kallsyms and
+ *	/sys/kernel/notes) under this directory; NULL for /
+ * @buildid_dir: perf's build-id cache; NULL for $PERF_BUILDID_DIR, else
+ *	~/.debug
  */
 struct p2d_options {
 	const char		*input;
@@ -142,6 +157,9 @@ struct p2d_options {
 	bool			isolate_formats;
 	bool			no_callchain;
 	bool			all_records;
+	const char		*vmlinux;
+	const char		*symfs;
+	const char		*buildid_dir;
 };
 
 /**
@@ -171,6 +189,18 @@ struct p2d_options {
  * @samples: of @events, the perf:* events of non-tracepoint samples
  * @stacks: of @events, the ftrace:kernel_stack and ftrace:user_stack events
  * @records: of @events, the perf:* events of side-band records (all_records)
+ * @symbols: kernel symbols embedded (the kallsyms section)
+ * @kernel_addrs: distinct kernel addresses the trace.dat holds (stack frames,
+ *	sample ips, symbol fields of tracepoints)
+ * @named_addrs: of those, the ones the symbols name
+ * @symbol_source: where the kernel symbols came from (a file), or why there
+ *	are none
+ * @unwound: user stacks unwound from a stack copy (perf record --call-graph
+ *	dwarf)
+ * @unwind_short: of those, the ones that stopped early at a file missing
+ *	here, or of another build id than the recording's
+ * @unwind_skipped: user stacks not unwound: of a machine this build cannot
+ *	unwind
  */
 struct p2d_summary {
 	uint64_t	events;
@@ -191,6 +221,13 @@ struct p2d_summary {
 	uint64_t	samples;
 	uint64_t	stacks;
 	uint64_t	records;
+	uint32_t	symbols;
+	uint64_t	kernel_addrs;
+	uint64_t	named_addrs;
+	char		symbol_source[512];
+	uint64_t	unwound;
+	uint64_t	unwind_short;
+	uint64_t	unwind_skipped;
 };
 
 /**

@@ -81,6 +81,12 @@ int p2d_cli_convert_option(struct p2d_cli *cli, struct p2d_options *o, int c, ch
 	case P2D_OPT_KALLSYMS:
 		o->kallsyms = arg;
 		return 1;
+	case P2D_OPT_VMLINUX:
+		o->vmlinux = arg;
+		return 1;
+	case P2D_OPT_SYMFS:
+		o->symfs = arg;
+		return 1;
 	case P2D_OPT_TOD:
 		o->tod = true;
 		return 1;
@@ -473,6 +479,21 @@ static void left_out(const struct p2d_cli *cli, const struct p2d_summary *s)
 		printf("%s: not converted: %s\n", cli->prog, line);
 }
 
+/* Where the names of the stacks came from, when there are stacks */
+static void stacks_line(const struct p2d_cli *cli, const struct p2d_summary *s)
+{
+	if (s->kernel_addrs && s->symbols)
+		printf("%s: kernel symbols: %u from %s, naming %llu of %llu addresses\n",
+		       cli->prog, s->symbols, s->symbol_source, (unsigned long long)s->named_addrs,
+		       (unsigned long long)s->kernel_addrs);
+	else if (s->kernel_addrs)
+		printf("%s: kernel symbols: %s\n", cli->prog, s->symbol_source);
+	if (s->unwound || s->unwind_skipped)
+		printf("%s: user stacks unwound: %llu (%llu stop early at a missing or changed"
+		       " file, %llu left out)\n", cli->prog, (unsigned long long)s->unwound,
+		       (unsigned long long)s->unwind_short, (unsigned long long)s->unwind_skipped);
+}
+
 /**
  * p2d_cli_summary - print the one-line summary of a conversion
  * @cli: state
@@ -512,6 +533,7 @@ void p2d_cli_summary(const struct p2d_cli *cli, const struct p2d_options *o,
 	       s->tasks, o->output, size_str(size, sizeof(size), (double)s->output_bytes),
 	       ratio, cratio);
 	left_out(cli, s);
+	stacks_line(cli, s);
 	if (s->dropped)
 		printf("%s: %llu samples could not be converted (see warnings)\n",
 		       cli->prog, (unsigned long long)s->dropped);

@@ -26,6 +26,8 @@ enum {
 	P2D_OPT_TOD,
 	P2D_OPT_NO_CALLCHAIN,
 	P2D_OPT_ALL,
+	P2D_OPT_VMLINUX,
+	P2D_OPT_SYMFS,
 	P2D_OPT_FIRST_FREE,	/* the programs number their own options from here */
 };
 
@@ -36,6 +38,8 @@ enum {
 	{ "file-version", required_argument,	NULL, P2D_OPT_FILE_VERSION },	\
 	{ "compression", required_argument,	NULL, P2D_OPT_COMPRESSION },	\
 	{ "kallsyms",	 required_argument,	NULL, P2D_OPT_KALLSYMS },	\
+	{ "vmlinux",	 required_argument,	NULL, P2D_OPT_VMLINUX },	\
+	{ "symfs",	 required_argument,	NULL, P2D_OPT_SYMFS },		\
 	{ "tod",	 no_argument,		NULL, P2D_OPT_TOD },		\
 	{ "no-callchain", no_argument,		NULL, P2D_OPT_NO_CALLCHAIN },	\
 	{ "all",	 no_argument,		NULL, P2D_OPT_ALL },		\
@@ -69,7 +73,14 @@ enum {
 	"  -f, --force              replace the output if it exists\n"	\
 	"      --file-version N     trace.dat version: 6 or 7 (default: 7)\n" \
 	"      --compression ALGO   none, zstd or any (version 7; default: none)\n" \
-	"      --kallsyms FILE      embed this /proc/kallsyms copy (perf.data has none)\n" \
+	"      --kallsyms FILE|none kernel symbols from this /proc/kallsyms copy, or\n" \
+	"                           none; default: found as perf finds them, by the\n" \
+	"                           recording's kernel build id (a vmlinux, perf's\n" \
+	"                           build-id cache, the running kernel); only those\n" \
+	"                           the stacks and samples need are embedded\n" \
+	"      --vmlinux FILE       kernel symbols from this vmlinux (ELF)\n" \
+	"      --symfs DIR          look for files under DIR: the ELF files of user\n" \
+	"                           stacks (--call-graph dwarf), vmlinux, kallsyms\n" \
 	"      --tod                show times of day (recordings made with perf\n" \
 	"                           record -k CLOCK), to the microsecond; default:\n" \
 	"                           the recorded clock, as perf script shows it\n" \

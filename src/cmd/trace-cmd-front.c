@@ -38,8 +38,9 @@ static const char front_end_marker[] __attribute__((used)) = P2D_FRONT_END_MARKE
 static const char convert_usage[] =
 	"usage: trace-cmd convert --from-perf [options] [-i] perf.data [-o trace.dat]\n"
 	"\n"
-	"Convert the tracepoint samples of a perf.data recording to a trace.dat\n"
-	"(perf2dat " PACKAGE_VERSION "; see trace-cmd-convert-perf(1)).\n"
+	"Convert a perf.data recording to a trace.dat: every sample, tracepoint or\n"
+	"not, with its call chain as stack events, kernel symbols and DWARF user\n"
+	"stacks unwound (perf2dat " PACKAGE_VERSION "; see trace-cmd-convert-perf(1)).\n"
 	"\n"
 	"  -i FILE                  perf.data to read (default: perf.data; \"-\": stdin)\n"
 	"  -o FILE                  trace.dat to write (default: trace.dat); also the\n"
@@ -118,6 +119,9 @@ static int tmp_output(void)
 	return fd;
 }
 
+/* trace-cmd report --kallsyms FILE: also where the conversion takes its symbols */
+static const char *report_kallsyms;
+
 /* Convert @input into an unlinked file; returns its descriptor */
 static int convert_private(const char *input)
 {
@@ -135,6 +139,7 @@ static int convert_private(const char *input)
 	o.input = input;
 	o.output = NULL;
 	o.output_fd = fd;
+	o.kallsyms = report_kallsyms;
 	/* a file size limit fails the write cleanly; trace-cmd gets the old disposition */
 	xfsz = signal(SIGXFSZ, SIG_IGN);
 	ret = p2d_cli_convert(&cli, &o, &sum);
@@ -254,7 +259,7 @@ static char **report_args(int argc, char **argv, bool dump)
 {
 	char **nv = calloc((size_t)argc + 3, sizeof(*nv));
 	bool replaced = false, input = false;
-	int c, i;
+	int c, i, idx;
 
 	if (!nv)
 		return NULL;
@@ -262,7 +267,9 @@ static char **report_args(int argc, char **argv, bool dump)
 	opterr = 0;
 	optind = 0;
 	while ((c = getopt_long(argc - 1, nv + 1, dump ? DUMP_SHORT : REPORT_SHORT,
-				dump ? dump_long : report_long, NULL)) != -1) {
+				dump ? dump_long : report_long, &idx)) != -1) {
+		if (c == 1 && !dump && !strcmp(report_long[idx].name, "kallsyms"))
+			report_kallsyms = optarg;
 		if (c != 'i' || !optarg)
 			continue;
 		input = true;

@@ -44,7 +44,7 @@ static int tracing_ready(struct p2d_conv *cv)
 		return -ENOMEM;
 	cv->cpus = p2d_cpufiles_new(cv->data_dir, t->page_size, t->long_size,
 				    p2d_host_big_endian(), &cv->diag);
-	if (!cv->cpus)
+	if (!cv->cpus || p2d_ksyms_formats(cv->ksyms, t->tep))
 		return -ENOMEM;
 	return p2d_tasks_parse_cmdlines(cv->tasks, t->cmdlines.data, t->cmdlines.len);
 }
@@ -111,11 +111,11 @@ static int skip_event(struct p2d_conv *cv, const struct p2d_event *ev, bool *war
  * for each event, its payload size (u32, this host's order), then the
  * payload.
  */
-static int group_add(struct p2d_conv *cv, const uint8_t *raw, uint32_t len)
+static int group_reserve(struct p2d_conv *cv, uint32_t len, uint32_t flag, uint8_t **p)
 {
-	uint32_t need = cv->group_len + 4 + len;
+	uint32_t need = cv->group_len + 4 + len, word = len | flag;
 
-	if (need < len || need >= P2D_GROUP_FLAG)
+	if (need < len || need >= P2D_UNWIND_MEMBER)
 		return -E2BIG;
 	if (need > cv->group_cap) {
 		uint32_t cap = cv->group_cap ? cv->group_cap : 4096;
@@ -129,11 +129,21 @@ static int group_add(struct p2d_conv *cv, const uint8_t *raw, uint32_t len)
 		cv->group = g;
 		cv->group_cap = cap;
 	}
-	memcpy(cv->group + cv->group_len, &len, 4);
-	memcpy(cv->group + cv->group_len + 4, raw, len);
+	memcpy(cv->group + cv->group_len, &word, 4);
+	*p = cv->group + cv->group_len + 4;
 	cv->group_len = need;
-	cv->group_nr++;
+	cv->group_nr += !flag;
 	return 0;
+}
+
+static int group_add(struct p2d_conv *cv, const uint8_t *raw, uint32_t len)
+{
+	uint8_t *p;
+	int ret = group_reserve(cv, len, 0, &p);
+
+	if (!ret)
+		memcpy(p, raw, len);
+	return ret;
 }
 
 static int queue_event(struct p2d_conv *cv, const struct p2d_event *ev, const uint8_t *raw,
@@ -155,7 +165,7 @@ static int queue_group(struct p2d_conv *cv, const struct p2d_event *ev)
 {
 	int ret;
 
-	if (cv->group_nr == 1) /* no stack events: an event as any other */
+	if (cv->group_nr == 1 && !cv->group_unwind) /* no stack events: an event as any other */
 		ret = p2d_reorder_add(cv->queue, ev->cpu, ev->ts, cv->group + 4,
 				      cv->group_len - 4);
 	else
@@ -178,12 +188,15 @@ static int tracepoint_event(struct p2d_conv *cv, const struct p2d_event *ev)
 	if (ev->len < 8 || !p2d_tracing_has_event(cv->tracing, id))
 		return skip_event(cv, ev, &cv->unknown_warned, "tracepoint sample of an event"
 				  " missing from the formats skipped", id);
-	if (!cv->swap_payload)
+	if (!cv->swap_payload) {
+		p2d_ksyms_payload(cv->ksyms, ev->raw, ev->len);
 		return queue_event(cv, ev, ev->raw, ev->len);
+	}
 	memcpy(cv->scratch, ev->raw, ev->len);
 	if (p2d_swap_payload(cv->tracing->tep, cv->scratch, ev->len))
 		return skip_event(cv, ev, &cv->swap_warned, "an event without a usable format"
 				  " to convert its byte order skipped", id);
+	p2d_ksyms_payload(cv->ksyms, cv->scratch, ev->len);
 	return queue_event(cv, ev, cv->scratch, ev->len);
 }
 
@@ -201,13 +214,15 @@ static int sample_event(struct p2d_conv *cv, const struct p2d_event *ev)
 		cv->sum->filtered++;
 		return 0;
 	}
+	/* its ip is printed as a symbol (%pS) */
+	if (ev->kernel_ip && p2d_ksyms_add(cv->ksyms, ev->val[P2D_VAL_IP]))
+		return -ENOMEM;
 	return queue_event(cv, ev, data, len);
 }
 
 struct stack_ctx {
 	struct p2d_conv		*cv;
 	const struct p2d_event	*ev;
-	uint32_t		pid;
 };
 
 static int queue_stack(void *ctx, const uint8_t *data, uint32_t len)
@@ -218,25 +233,95 @@ static int queue_stack(void *ctx, const uint8_t *data, uint32_t len)
 	return ret < 0 ? ret : 0;
 }
 
-/*
- * The call chain of an event just queued (@pid is its common_pid), as
- * stack events right after it
- */
-static int stack_events(struct p2d_conv *cv, const struct p2d_event *ev, uint32_t pid)
+/* A sample perf would unwind: user registers and a copy of its user stack */
+static bool to_unwind(const struct p2d_event *ev)
 {
-	struct stack_ctx sc = { cv, ev, pid };
+	return ev->regs_abi && ev->ustack && ev->ustack_size && ev->has_pid &&
+	       ev->pid != UINT32_MAX && ev->tid != UINT32_MAX;
+}
+
+/*
+ * The request to unwind a user stack when the sample leaves the reorder
+ * queue, with the maps of its time: a &struct uw_req, then the registers
+ * (recording's byte order), the user frames the chain already has (perf
+ * puts the unwound ones after them) and the stack copy.
+ */
+struct uw_req {
+	uint32_t		pid;
+	uint32_t		tid;
+	struct p2d_stack_of	of;
+	uint32_t		nr_regs;
+	uint32_t		nr_user;
+	uint64_t		abi;
+	uint64_t		mask;
+	uint64_t		stack_size;
+	bool			swap;
+};
+
+static int queue_unwind(struct p2d_conv *cv, const struct p2d_event *ev,
+			const struct p2d_stack_of *of, const uint64_t *user, uint32_t nr_user)
+{
+	struct uw_req req = {
+		.pid = ev->pid, .tid = ev->tid, .of = *of, .abi = ev->regs_abi,
+		.mask = ev->regs_mask, .swap = ev->swap, .nr_user = nr_user,
+		.nr_regs = (uint32_t)__builtin_popcountll(ev->regs_mask),
+		.stack_size = ev->ustack_size,
+	};
+	size_t len = sizeof(req) + 8 * ((size_t)req.nr_regs + nr_user) + req.stack_size;
+	uint8_t *p;
 	int ret;
+
+	if (len >= P2D_UNWIND_MEMBER)
+		return 0;
+	ret = group_reserve(cv, (uint32_t)len, P2D_UNWIND_MEMBER, &p);
+	if (ret)
+		return p2d_error(&cv->diag, ev->off, ret, "queueing a user stack: %s",
+				 strerror(-ret));
+	memcpy(p, &req, sizeof(req));
+	p += sizeof(req);
+	memcpy(p, ev->regs, 8 * (size_t)req.nr_regs);
+	p += 8 * (size_t)req.nr_regs;
+	memcpy(p, user, 8 * (size_t)nr_user);
+	memcpy(p + 8 * (size_t)nr_user, ev->ustack, req.stack_size);
+	cv->group_unwind = true;
+	return 0;
+}
+
+/*
+ * The call chain of an event just queued (@payload, in our byte order), as
+ * stack events right after it: its kernel frames now, its user frames now
+ * or, for a sample perf would unwind, when it leaves the queue
+ */
+static int stack_events(struct p2d_conv *cv, const struct p2d_event *ev, const uint8_t *payload)
+{
+	struct stack_ctx sc = { cv, ev };
+	struct p2d_chain ch = { 0 };
+	struct p2d_stack_of of;
+	uint32_t i;
+	int ret = 0;
 
 	if (cv->opts->no_callchain) {
 		cv->sum->callchains++;
 		return 0;
 	}
 	cv->own_events = true;
-	ret = p2d_synth_stacks(cv->synth, cv->tracing, &cv->diag, ev, pid, queue_stack, &sc);
-	/* a process with user stacks gets its maps written */
-	if (ret > 0 && ev->has_pid)
-		ret = p2d_procmaps_want(cv->procmaps, ev->pid);
-	return ret < 0 ? ret : 0;
+	of.pid = p2d_get32(payload + 4, false);
+	of.tgid = ev->has_pid && ev->pid != UINT32_MAX ? ev->pid : 0;
+	memcpy(&of.flags, payload + 2, 2);
+	if (ev->nr_chain && (ret = p2d_synth_chain(cv->synth, ev, &ch)))
+		return ret;
+	for (i = 0; i < ch.nr_kernel; i++)
+		if (p2d_ksyms_add(cv->ksyms, ch.kernel[i]))
+			return -ENOMEM;
+	if (ch.nr_kernel)
+		ret = p2d_synth_kernel_stack(cv->synth, cv->tracing, &cv->diag, &of, ch.kernel,
+					     ch.nr_kernel, queue_stack, &sc);
+	if (!ret && to_unwind(ev))
+		return queue_unwind(cv, ev, &of, ch.user, ch.nr_user);
+	if (!ret && ch.nr_user)
+		ret = p2d_synth_user_stacks(cv->synth, cv->tracing, &cv->diag, &of, ch.user,
+					    ch.nr_user, queue_stack, &sc);
+	return ret;
 }
 
 /* The selection needs the formats: resolved at the first event */
@@ -266,23 +351,25 @@ static int sink_event(void *ctx, const struct p2d_event *ev)
 		return ret;
 	if (ev->cpu >= P2D_MAX_CPUS)
 		return p2d_error(&cv->diag, ev->off, -ERANGE, "sample for CPU %u", ev->cpu);
-	if (!ev->nr_chain || cv->opts->no_callchain)
+	if ((!ev->nr_chain && !to_unwind(ev)) || cv->opts->no_callchain)
 		goto alone;
 	cv->grouping = true;
+	cv->group_unwind = false;
 	cv->group_len = cv->group_nr = 0;
 	ret = ev->source == P2D_TRACEPOINT ? tracepoint_event(cv, ev) : sample_event(cv, ev);
 	/* the stacks get the common_pid of their event (payloads hold at least 8 bytes) */
 	if (ret > 0)
-		ret = stack_events(cv, ev, p2d_get32(cv->group + 4 + 4, false));
+		ret = stack_events(cv, ev, cv->group + 4);
 	cv->grouping = false;
 	if (ret < 0 || !cv->group_nr)
 		return ret < 0 ? ret : 0;
 	return queue_group(cv, ev);
 alone:
 	ret = ev->source == P2D_TRACEPOINT ? tracepoint_event(cv, ev) : sample_event(cv, ev);
-	if (ret <= 0 || !ev->nr_chain)
+	if (ret <= 0 || (!ev->nr_chain && !to_unwind(ev)))
 		return ret < 0 ? ret : 0;
-	return stack_events(cv, ev, 0);	/* counted only (no_callchain) */
+	cv->sum->callchains++;	/* no_callchain */
+	return 0;
 }
 
 static int sink_lost(void *ctx, uint32_t cpu, uint64_t ts, uint64_t count)
@@ -314,17 +401,53 @@ static int sink_side(void *ctx, const struct p2d_side *rec, uint64_t off)
 	return 0;
 }
 
+/*
+ * A mapping: the kernel's says where its symbols are; a process's is
+ * applied to its maps in time order, through the side-band queue
+ */
 static int sink_mmap(void *ctx, const struct p2d_mmap *map)
 {
 	struct p2d_conv *cv = ctx;
-	int ret = p2d_procmaps_add(cv->procmaps, map);
+	struct p2d_side rec = {
+		.ts = map->ts, .kind = P2D_SIDE_MMAP, .pid = map->pid, .tid = map->pid,
+		.start = map->start, .len = map->len, .pgoff = map->pgoff,
+	};
+	int ret;
 
-	if (ret != -ENOSPC)
-		return ret;
-	if (!cv->maps_warned)
-		p2d_warn(&cv->diag, P2D_NO_OFFSET, "too many process mappings: the rest are not"
-			 " written (PROCMAPS)");
-	cv->maps_warned = true;
+	if (map->kernel || map->pid == UINT32_MAX) {
+		if (map->kernel)
+			p2d_ksyms_kernel_map(cv->ksyms, map->file, map->pgoff);
+		return 0;
+	}
+	ret = p2d_dsos_get(cv->dsos, map->file, map->build_id, map->build_id_size, &rec.object);
+	if (!ret)
+		ret = p2d_reorder_add_side(cv->queue, &rec);
+	if (ret == -ENOSPC) {
+		if (!cv->maps_warned)
+			p2d_warn(&cv->diag, map->off, "too many process mappings: the rest are"
+				 " left out (user stacks, PROCMAPS)");
+		cv->maps_warned = true;
+		return 0;
+	}
+	if (ret)
+		return p2d_error(&cv->diag, map->off, ret, "queueing a mapping: %s", strerror(-ret));
+	return 0;
+}
+
+/* HEADER_BUILD_ID: which kernel the recording ran, which files it used */
+static int sink_build_id(void *ctx, const struct p2d_build_id *bid, uint64_t off)
+{
+	struct p2d_conv *cv = ctx;
+	int ret;
+
+	if (bid->kernel) {
+		if (!strcmp(bid->file, "[kernel.kallsyms]"))
+			p2d_ksyms_kernel_id(cv->ksyms, bid->id, bid->size);
+		return 0;
+	}
+	ret = p2d_dsos_build_id(cv->dsos, bid->file, bid->id, bid->size);
+	if (ret && ret != -ENOSPC)
+		return p2d_error(&cv->diag, off, ret, "keeping a build id: %s", strerror(-ret));
 	return 0;
 }
 
@@ -387,6 +510,7 @@ static void sink_progress(void *ctx, uint64_t done, uint64_t total)
 	.round		= sink_round,		\
 	.side		= sink_side,		\
 	.mmap		= sink_mmap,		\
+	.build_id	= sink_build_id,	\
 	.progress	= sink_progress
 
 const struct p2d_sink_ops p2d_conv_sink = {
@@ -403,6 +527,8 @@ const struct p2d_sink_ops p2d_conv_sink_all = {
 
 static int emit_one(struct p2d_conv *cv, uint32_t cpu, uint64_t ts, const uint8_t *data,
 		    uint64_t len);
+static int unwind_member(struct p2d_conv *cv, uint32_t cpu, uint64_t ts, const uint8_t *data,
+			 uint32_t len);
 
 /**
  * p2d_conv_emit_event - an event (or lost mark) leaves the reorder queue
@@ -420,7 +546,7 @@ static int emit_one(struct p2d_conv *cv, uint32_t cpu, uint64_t ts, const uint8_
 int p2d_conv_emit_event(void *ctx, uint32_t cpu, uint64_t ts, const uint8_t *data, uint64_t len)
 {
 	struct p2d_conv *cv = ctx;
-	uint32_t n, total;
+	uint32_t n, size, total;
 	int ret;
 
 	if (!cv->cpus)
@@ -431,15 +557,31 @@ int p2d_conv_emit_event(void *ctx, uint32_t cpu, uint64_t ts, const uint8_t *dat
 	total = (uint32_t)len & ~P2D_GROUP_FLAG;
 	while (total >= 4) {
 		memcpy(&n, data, 4);
-		if (n > total - 4)
+		size = n & ~P2D_UNWIND_MEMBER;
+		if (size > total - 4)
 			return p2d_error(&cv->diag, P2D_NO_OFFSET, -EFAULT, "damaged event group");
-		ret = emit_one(cv, cpu, ts, data + 4, n);
+		if (n & P2D_UNWIND_MEMBER)
+			ret = unwind_member(cv, cpu, ts, data + 4, size);
+		else
+			ret = emit_one(cv, cpu, ts, data + 4, size);
 		if (ret)
 			return ret;
-		data += 4 + n;
-		total -= 4 + n;
+		data += 4 + size;
+		total -= 4 + size;
 	}
 	return 0;
+}
+
+/* A user stack leaves the queue: its process's PROCMAPS gets the maps it has now */
+static int user_stack_seen(struct p2d_conv *cv, const uint8_t *data, uint64_t len)
+{
+	uint32_t tgid;
+	int ret;
+
+	if (!p2d_synth_user_tgid(cv->synth, data, (uint32_t)len, &tgid))
+		return 0;
+	ret = p2d_maps_want(cv->maps, tgid);
+	return ret == -ENOSPC ? 0 : ret;
 }
 
 /* One event (or lost mark) of p2d_conv_emit_event() */
@@ -463,7 +605,7 @@ static int emit_one(struct p2d_conv *cv, uint32_t cpu, uint64_t ts, const uint8_
 				break;
 			case P2D_KIND_STACK:
 				cv->sum->stacks++;
-				break;
+				return user_stack_seen(cv, data, len);
 			case P2D_KIND_RECORD:
 				cv->sum->records++;
 				break;
@@ -492,17 +634,130 @@ static int emit_one(struct p2d_conv *cv, uint32_t cpu, uint64_t ts, const uint8_
 int p2d_conv_emit_side(void *ctx, const struct p2d_side *rec)
 {
 	struct p2d_conv *cv = ctx;
+	struct p2d_map map;
 	int ret = 0;
 
 	switch (rec->kind) {
 	case P2D_SIDE_COMM:
+		if (rec->exec)
+			p2d_maps_exec(cv->maps, rec->pid);
 		ret = p2d_tasks_set(cv->tasks, rec->tid, rec->comm, sizeof(rec->comm), false);
 		break;
 	case P2D_SIDE_FORK:
 		ret = p2d_tasks_fork(cv->tasks, rec->tid, rec->parent);
+		if (!ret || ret == -ENOSPC)
+			ret = p2d_maps_fork(cv->maps, rec->pid, rec->ppid);
+		break;
+	case P2D_SIDE_MMAP:
+		map.start = rec->start;
+		map.end = rec->start + rec->len < rec->start ? UINT64_MAX : rec->start + rec->len;
+		map.pgoff = rec->pgoff;
+		map.dso = rec->object;
+		ret = p2d_maps_mmap(cv->maps, rec->pid, &map);
+		if (ret == -ENOSPC && !cv->maps_warned) {
+			p2d_warn(&cv->diag, P2D_NO_OFFSET, "too many process mappings: the rest are"
+				 " left out (user stacks, PROCMAPS)");
+			cv->maps_warned = true;
+		}
 		break;
 	default:
 		break;
 	}
 	return ret == -ENOSPC ? 0 : ret;
+}
+
+/* ------------------------------------------------------------------------ */
+/* User stacks unwound when their sample leaves the queue                   */
+
+struct emit_ctx {
+	struct p2d_conv	*cv;
+	uint32_t	cpu;
+	uint64_t	ts;
+};
+
+static int emit_payload(void *ctx, const uint8_t *data, uint32_t len)
+{
+	const struct emit_ctx *ec = ctx;
+
+	return emit_one(ec->cv, ec->cpu, ec->ts, data, len);
+}
+
+static int unwinder(struct p2d_conv *cv)
+{
+	struct p2d_unwind_conf conf = {
+		.symfs = cv->opts->symfs && *cv->opts->symfs ? cv->opts->symfs : NULL,
+		.buildid_dir = cv->buildid_dir, .arch = cv->meta.arch,
+	};
+
+	if (cv->unwinder)
+		return 0;
+	cv->unwinder = p2d_unwinder_new(&conf);
+	return cv->unwinder ? 0 : -ENOMEM;
+}
+
+/* A user stack the sample's maps could not all be found for, or of another machine */
+static void unwound(struct p2d_conv *cv, enum p2d_uw_result res)
+{
+	switch (res) {
+	case P2D_UW_DONE:
+		cv->sum->unwound++;
+		break;
+	case P2D_UW_SHORT:
+		cv->sum->unwound++;
+		cv->sum->unwind_short++;
+		break;
+	case P2D_UW_SKIPPED:
+		cv->sum->unwind_skipped++;
+		if (!cv->uw_warned)
+			p2d_warn(&cv->diag, P2D_NO_OFFSET, "user stacks of a %s recording cannot"
+				 " be unwound here: left out", cv->meta.arch ? cv->meta.arch :
+				 "machine unknown");
+		cv->uw_warned = true;
+		break;
+	}
+}
+
+/* An unwinding request (queue_unwind()) leaves the queue */
+static int unwind_member(struct p2d_conv *cv, uint32_t cpu, uint64_t ts, const uint8_t *data,
+			 uint32_t len)
+{
+	struct emit_ctx ec = { cv, cpu, ts };
+	enum p2d_uw_result res;
+	struct p2d_uw_sample s;
+	struct uw_req req;
+	uint32_t n = 0;
+	size_t fixed;
+	int ret;
+
+	if (len < sizeof(req))
+		return p2d_error(&cv->diag, P2D_NO_OFFSET, -EFAULT, "damaged unwinding request");
+	memcpy(&req, data, sizeof(req));
+	fixed = sizeof(req) + 8 * ((size_t)req.nr_regs + req.nr_user);
+	if (fixed > len || len - fixed != req.stack_size)
+		return p2d_error(&cv->diag, P2D_NO_OFFSET, -EFAULT, "damaged unwinding request");
+	ret = unwinder(cv);
+	if (ret)
+		return ret;
+	if (!cv->uw_frames) {
+		cv->uw_frames = malloc(sizeof(*cv->uw_frames) * (P2D_UNWIND_MAX + 2048));
+		if (!cv->uw_frames)
+			return -ENOMEM;
+	}
+	if (req.nr_user > 2048)
+		req.nr_user = 2048;
+	memcpy(cv->uw_frames, data + sizeof(req) + 8 * (size_t)req.nr_regs, 8 * (size_t)req.nr_user);
+	s = (struct p2d_uw_sample){
+		.pid = req.pid, .tid = req.tid, .abi = req.abi, .mask = req.mask,
+		.regs = data + sizeof(req), .nr_regs = req.nr_regs, .swap = req.swap,
+		.stack = data + fixed, .stack_size = req.stack_size,
+	};
+	ret = p2d_unwind(cv->unwinder, cv->maps, cv->dsos, &s, cv->uw_frames + req.nr_user, &n,
+			 &res);
+	if (ret)
+		return ret;
+	unwound(cv, res);
+	if (!req.nr_user && !n)
+		return 0;
+	return p2d_synth_user_stacks(cv->synth, cv->tracing, &cv->diag, &req.of, cv->uw_frames,
+				     req.nr_user + n, emit_payload, &ec);
 }

@@ -3,10 +3,12 @@
 #ifndef P2D_CONV_H
 #define P2D_CONV_H
 
-#include "procmaps.h"
+#include "ksyms.h"
+#include "maps.h"
 #include "reorder.h"
 #include "select.h"
 #include "synth.h"
+#include "unwind.h"
 #include "write.h"
 
 /**
@@ -19,8 +21,14 @@
  * @tracing: parsed tracing data, NULL until seen (made up for a recording
  *	without tracepoints at its first other event)
  * @synth: the events perf2dat writes (non-tracepoint samples, stacks)
- * @procmaps: the processes' executable mappings
+ * @dsos: the files the processes map
+ * @maps: the processes' executable mappings, in time order
  * @maps_warned: warned that there are too many mappings
+ * @ksyms: the kernel addresses written, and their symbols at the end
+ * @ksyms_out: the kallsyms section chosen
+ * @unwinder: DWARF unwinding of user stacks, NULL until the first
+ * @uw_frames: frames being unwound
+ * @uw_warned: warned about user stacks cut short or left out
  * @select: the selection
  * @tasks: pid -> comm
  * @queue: reorder queue
@@ -35,6 +43,7 @@
  * @group_cap: size of @group
  * @group_nr: events in @group
  * @grouping: queue_event() adds to @group
+ * @group_unwind: @group holds a user stack to unwind
  * @resolved: the selection was resolved, at the first event
  * @events_read: samples the reader delivered
  * @own_events: perf2dat made events of its own (synth.c): emitted events are sorted by kind
@@ -42,7 +51,7 @@
  * @records_unplaced: side-band records without a time (all_records)
  * @done: input bytes read, as last reported
  * @total: input size, as last reported
- * @kallsyms_bytes: size of the --kallsyms file
+ * @buildid_dir: perf's build-id cache: the option, $PERF_BUILDID_DIR or ~/.debug
  * @unknown_warned: warned about an event id missing from the formats
  * @swap_warned: warned about an event that cannot be swapped
  * @big_warned: warned about an event too large for a page
@@ -55,8 +64,14 @@ struct p2d_conv {
 	struct p2d_meta			meta;
 	struct p2d_tracing		*tracing;
 	struct p2d_synth		*synth;
-	struct p2d_procmaps		*procmaps;
+	struct p2d_dsos			*dsos;
+	struct p2d_maps			*maps;
 	bool				maps_warned;
+	struct p2d_ksyms		*ksyms;
+	struct p2d_ksyms_out		ksyms_out;
+	struct p2d_unwinder		*unwinder;
+	uint64_t			*uw_frames;
+	bool				uw_warned;
 	struct p2d_select		*select;
 	struct p2d_tasks		*tasks;
 	struct p2d_reorder		*queue;
@@ -71,6 +86,7 @@ struct p2d_conv {
 	uint32_t			group_cap;
 	uint32_t			group_nr;
 	bool				grouping;
+	bool				group_unwind;
 	bool				resolved;
 	uint64_t			events_read;
 	bool				own_events;
@@ -78,11 +94,14 @@ struct p2d_conv {
 	uint64_t			records_unplaced;
 	uint64_t			done;
 	uint64_t			total;
-	uint64_t			kallsyms_bytes;
+	char				*buildid_dir;
 	bool				unknown_warned;
 	bool				swap_warned;
 	bool				big_warned;
 };
+
+/* In an event group: the member is a user stack to unwind (conv-sink.c) */
+#define P2D_UNWIND_MEMBER	(1u << 30)
 
 extern const struct p2d_sink_ops p2d_conv_sink __hidden;
 extern const struct p2d_sink_ops p2d_conv_sink_all __hidden;

@@ -35,9 +35,28 @@ static int check_options(struct p2d_conv *cv)
 		return p2d_error(&cv->diag, P2D_NO_OFFSET, -EINVAL, "no input");
 	if (!o->output && o->output_fd < 0)
 		return p2d_error(&cv->diag, P2D_NO_OFFSET, -EINVAL, "no output");
-	if (o->kallsyms)
-		return p2d_kallsyms_check(&cv->diag, o->kallsyms, &cv->kallsyms_bytes);
+	if (o->kallsyms && !*o->kallsyms)
+		return p2d_error(&cv->diag, P2D_NO_OFFSET, -EINVAL, "kallsyms: an empty file name"
+				 " (\"none\" for no kernel symbols)");
 	return 0;
+}
+
+/* perf's build-id cache: $PERF_BUILDID_DIR, else ~/.debug */
+static int buildid_dir(struct p2d_conv *cv)
+{
+	const char *dir = cv->opts->buildid_dir, *home;
+
+	if (!dir)
+		dir = getenv("PERF_BUILDID_DIR");
+	if (dir && *dir) {
+		cv->buildid_dir = strdup(dir);
+	} else if ((home = getenv("HOME")) && *home) {
+		if (asprintf(&cv->buildid_dir, "%s/.debug", home) < 0)
+			cv->buildid_dir = NULL;
+	} else {
+		return 0;
+	}
+	return cv->buildid_dir ? 0 : -ENOMEM;
 }
 
 static int read_input(struct p2d_conv *cv, struct p2d_input *in)
@@ -116,6 +135,14 @@ static int finish_events(struct p2d_conv *cv)
 			 " trace.dat has no events");
 	if (cv->opts->tod && !p2d_tod_offset(&cv->meta, &off))
 		return p2d_no_tod(&cv->diag);
+	if (cv->sum->unwind_short)
+		p2d_warn(&cv->diag, P2D_NO_OFFSET, "%llu user stacks stop early, at a file missing"
+			 " here or of another build id than the recording's (--symfs DIR, perf's"
+			 " build-id cache)", (unsigned long long)cv->sum->unwind_short);
+	ret = p2d_ksyms_finish(cv->ksyms, &cv->diag, &cv->meta, &cv->ksyms_out);
+	if (ret)
+		return p2d_error(&cv->diag, P2D_NO_OFFSET, ret, "kernel symbols: %s",
+				 strerror(-ret));
 	return p2d_conv_cancelled(cv);
 }
 
@@ -145,8 +172,12 @@ static void fill_summary(struct p2d_conv *cv, int out_fd)
 	if ((uint32_t)sum->cpus < cv->meta.nr_cpus_avail)
 		sum->cpus = (int)cv->meta.nr_cpus_avail;
 	sum->tasks = p2d_tasks_count(cv->tasks);
-	sum->uncompressed_bytes += cv->tracing->blob_len + cv->kallsyms_bytes + FIXED_BYTES +
+	sum->uncompressed_bytes += cv->tracing->blob_len + cv->ksyms_out.len + FIXED_BYTES +
 				   (uint64_t)sum->tasks * TASK_BYTES;
+	sum->symbols = cv->ksyms_out.nr;
+	sum->kernel_addrs = cv->ksyms_out.addrs;
+	sum->named_addrs = cv->ksyms_out.named;
+	snprintf(sum->symbol_source, sizeof(sum->symbol_source), "%s", cv->ksyms_out.source);
 	sum->input_bytes = cv->stats.input_bytes;
 	sum->dropped += cv->stats.dropped;
 	sum->other_samples = cv->stats.other_samples;
@@ -159,16 +190,18 @@ static void fill_summary(struct p2d_conv *cv, int out_fd)
 static int write_output(struct p2d_conv *cv, int out_fd)
 {
 	const struct p2d_options *o = cv->opts;
+	const struct p2d_span ksyms = { cv->ksyms_out.text, cv->ksyms_out.len };
 	const struct p2d_write_job job = {
 		.file_version	= o->file_version,
 		.compression	= o->compression && strcmp(o->compression, "none") ?
 				  o->compression : NULL,
-		.kallsyms	= o->kallsyms,
+		.kallsyms	= cv->ksyms_out.text ? &ksyms : NULL,
 		.tod		= o->tod,
 		.meta		= &cv->meta,
 		.tracing	= cv->tracing,
 		.tasks		= cv->tasks,
-		.procmaps	= cv->procmaps,
+		.maps		= cv->maps,
+		.dsos		= cv->dsos,
 		.cpus		= cv->cpus,
 		.data_dir	= cv->data_dir,
 		.names		= cv->names,
@@ -228,7 +261,13 @@ static void release(struct p2d_conv *cv)
 	p2d_tasks_free(cv->tasks);
 	p2d_tracing_free(cv->tracing);
 	p2d_synth_free(cv->synth);
-	p2d_procmaps_free(cv->procmaps);
+	p2d_maps_free(cv->maps);
+	p2d_dsos_free(cv->dsos);
+	p2d_ksyms_free(cv->ksyms);
+	p2d_unwinder_free(cv->unwinder);
+	free(cv->ksyms_out.text);
+	free(cv->uw_frames);
+	free(cv->buildid_dir);
 	p2d_meta_free(&cv->meta);
 	free(cv->dir_data);
 	free(cv->scratch);
@@ -246,6 +285,7 @@ int p2d_convert(const struct p2d_options *opts, struct p2d_summary *sum)
 {
 	struct p2d_out out = { .fd = -1 };
 	struct p2d_input in = { .fd = -1 };
+	struct p2d_ksyms_conf ksyms_conf;
 	struct p2d_conv cv;
 	int ret;
 
@@ -266,11 +306,20 @@ int p2d_convert(const struct p2d_options *opts, struct p2d_summary *sum)
 	if (ret)
 		goto out;
 	cv.data_dir = opts->output ? out.dir : p2d_tmp_dir();
+	ret = buildid_dir(&cv);
+	if (ret)
+		goto out;
+	ksyms_conf.kallsyms = opts->kallsyms;
+	ksyms_conf.vmlinux = opts->vmlinux;
+	ksyms_conf.symfs = opts->symfs && *opts->symfs ? opts->symfs : NULL;
+	ksyms_conf.buildid_dir = cv.buildid_dir;
 	cv.tasks = p2d_tasks_alloc();
 	cv.synth = p2d_synth_new();
-	cv.procmaps = p2d_procmaps_new();
+	cv.dsos = p2d_dsos_new();
+	cv.maps = p2d_maps_new();
+	cv.ksyms = p2d_ksyms_new(&ksyms_conf);
 	cv.queue = p2d_reorder_new(p2d_conv_emit_event, p2d_conv_emit_side, &cv);
-	if (!cv.tasks || !cv.synth || !cv.procmaps || !cv.queue)
+	if (!cv.tasks || !cv.synth || !cv.dsos || !cv.maps || !cv.ksyms || !cv.queue)
 		ret = -ENOMEM;
 	else
 		ret = convert(&cv, &in, &out);

@@ -404,6 +404,28 @@ static int feat_sample_time(struct p2d_reader *r, struct p2d_cursor *c)
 	return 0;
 }
 
+/*
+ * BUILD_ID: entries one after the other, each a struct
+ * perf_record_header_build_id sized by its header (p2d_rd_build_id())
+ */
+static int feat_build_id(struct p2d_reader *r, struct p2d_cursor *c)
+{
+	struct p2d_cursor e;
+	uint16_t misc, size;
+	int ret;
+
+	while (p2d_cur_left(c) >= 8) {
+		misc = p2d_get16(c->buf + c->pos + 4, c->swap);
+		size = p2d_get16(c->buf + c->pos + 6, c->swap);
+		if (size < 8 || p2d_cur_sub(c, size, &e))
+			return 0;	/* the rest cannot be walked: ignored */
+		ret = p2d_rd_build_id(r, &e, misc);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 struct feature_handler {
 	int		(*fn)(struct p2d_reader *r, struct p2d_cursor *c);
 	uint64_t	max;
@@ -411,6 +433,7 @@ struct feature_handler {
 
 static const struct feature_handler feature_handlers[] = {
 	[P2D_FEAT_TRACING_DATA]	= { feat_tracing, P2D_MAX_TRACING },
+	[P2D_FEAT_BUILD_ID]	= { feat_build_id, P2D_MAX_FEATURE },
 	[P2D_FEAT_HOSTNAME]	= { feat_hostname, 1 << 16 },
 	[P2D_FEAT_OSRELEASE]	= { feat_osrelease, 1 << 16 },
 	[P2D_FEAT_VERSION]	= { feat_version, 1 << 16 },

@@ -203,6 +203,37 @@ static int skip_regs(struct p2d_cursor *c, uint64_t mask)
 	return abi ? p2d_cur_skip(c, 8 * (uint64_t)__builtin_popcountll(mask)) : 0;
 }
 
+/* The user registers, for the unwinder: kept where they are */
+static int read_regs(struct p2d_cursor *c, uint64_t mask, struct p2d_rd_sample *s)
+{
+	uint64_t abi;
+
+	if (p2d_cur_u64(c, &abi))
+		return -EBADMSG;
+	if (!abi)
+		return 0;
+	s->ev.regs_abi = abi;
+	s->ev.regs_mask = mask;
+	return p2d_cur_bytes(c, 8 * (uint64_t)__builtin_popcountll(mask), &s->ev.regs);
+}
+
+/* { u64 size; char data[size]; u64 dyn_size; }: dyn_size bytes of data are valid */
+static int read_ustack(struct p2d_cursor *c, struct p2d_rd_sample *s)
+{
+	const uint8_t *data;
+	uint64_t size, dyn;
+
+	if (p2d_cur_u64(c, &size) || p2d_cur_bytes(c, size, &data))
+		return -EBADMSG;
+	if (!size)
+		return 0;
+	if (p2d_cur_u64(c, &dyn))
+		return -EBADMSG;
+	s->ev.ustack = data;
+	s->ev.ustack_size = dyn < size ? dyn : size;
+	return 0;
+}
+
 /* { u64 nr; [u64 hw_idx;] { u64 from, to, flags; } lbr[nr]; [u64 counters[nr];] } */
 static int skip_branches(struct p2d_cursor *c, uint64_t bst)
 {
@@ -214,14 +245,12 @@ static int skip_branches(struct p2d_cursor *c, uint64_t bst)
 	return p2d_cur_skip(c, nr * each);
 }
 
-/* { u64 size; char data[size]; [u64 dyn_size;] }, and AUX's { u64 size; char data[size]; } */
-static int skip_sized(struct p2d_cursor *c, bool dyn)
+/* AUX: { u64 size; char data[size]; } */
+static int skip_sized(struct p2d_cursor *c)
 {
 	uint64_t size;
 
-	if (p2d_cur_u64(c, &size) || p2d_cur_skip(c, size))
-		return -EBADMSG;
-	return dyn && size ? p2d_cur_skip(c, 8) : 0;
+	return p2d_cur_u64(c, &size) || p2d_cur_skip(c, size) ? -EBADMSG : 0;
 }
 
 /* A scalar field into its &enum p2d_val slot */
@@ -274,13 +303,13 @@ static int read_field(struct p2d_cursor *c, uint64_t bit, const struct p2d_attr 
 	case PERF_SAMPLE_BRANCH_STACK:
 		return skip_branches(c, a->branch_sample_type);
 	case PERF_SAMPLE_REGS_USER:
-		return skip_regs(c, a->regs_user);
+		return read_regs(c, a->regs_user, s);
 	case PERF_SAMPLE_REGS_INTR:
 		return skip_regs(c, a->regs_intr);
 	case PERF_SAMPLE_STACK_USER:
-		return skip_sized(c, true);
+		return read_ustack(c, s);
 	case PERF_SAMPLE_AUX:
-		return skip_sized(c, false);
+		return skip_sized(c);
 	case PERF_SAMPLE_IDENTIFIER:
 	case PERF_SAMPLE_ID:
 		return p2d_cur_skip(c, 8);

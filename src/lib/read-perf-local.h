@@ -282,6 +282,7 @@ struct id_slot *p2d_rd_id_slot(const struct p2d_reader *r, uint64_t id) __hidden
 int p2d_rd_dispatch(struct p2d_reader *r, struct p2d_cursor *c, uint32_t type, uint16_t misc,
 		    bool inner) __hidden;
 int p2d_rd_lost_excess(struct p2d_reader *r) __hidden;
+int p2d_rd_build_id(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc) __hidden;
 bool p2d_rd_record_handled(unsigned int type) __hidden;
 
 /* read-perf-layout.c */

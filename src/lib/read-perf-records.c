@@ -150,6 +150,8 @@ static int rec_sample(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 		s.ev.cpu = 0;
 		s.ev.chain = NULL;
 		s.ev.nr_chain = 0;
+		s.ev.regs_abi = 0;
+		s.ev.ustack = NULL;
 		if (p2d_rd_parse_fixed(a, c, &s))
 			return bad_sample(r, c);
 	} else {
@@ -180,6 +182,7 @@ static int rec_sample(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 		warn_once(r, &r->warned_cpu, c->base, no_cpu);
 	s.ev.swap = c->swap;
 	s.ev.off = c->base;
+	s.ev.kernel_ip = (misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
 	return r->sink->ops->event(r->sink->ctx, &s.ev);
 }
 
@@ -223,11 +226,14 @@ static int rec_comm(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 	size_t i, end = c->len;
 	uint32_t pid;
 
+	struct p2d_record ev;
+	int ret;
+
 	p2d_cur_skip(c, 8);
 	if (p2d_cur_u32(c, &pid) || p2d_cur_u32(c, &rec.tid))
 		return 0;
-	struct p2d_record ev;
-	int ret;
+	rec.pid = pid;
+	rec.exec = !!(misc & PERF_RECORD_MISC_COMM_EXEC);
 
 	if (a && a->sample_id_all && a->trailer <= p2d_cur_left(c))
 		end = c->len - a->trailer;
@@ -260,6 +266,8 @@ static int task_record(struct p2d_reader *r, struct p2d_cursor *c, uint32_t kind
 		return 0;
 	p2d_cur_u64(c, &time);
 	rec.parent = ptid;
+	rec.pid = pid;
+	rec.ppid = ppid;
 	ret = side_record(r, c, &rec);
 	if (ret || !r->sink->ops->record)
 		return ret;
@@ -284,33 +292,37 @@ static int rec_exit(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 }
 
 /*
- * An executable mapping: the file name starts at @name_off and is
- * NUL-padded; the sample_id trailer follows it.
- */
-/*
  * A mapping: the file name starts at @name_off and is NUL-padded; the
- * sample_id trailer follows it. An executable one goes to the sink's maps.
+ * sample_id trailer follows it. An executable one, or the kernel's, goes to
+ * the sink's maps with its time.
  */
 static int mapping(struct p2d_reader *r, struct p2d_cursor *c, size_t name_off,
-		   struct p2d_record *ev, bool exec)
+		   struct p2d_record *ev, struct p2d_mmap *map, bool exec)
 {
 	const struct p2d_attr *a = trailer_attr(r, c);
 	size_t end = c->len;
-	struct p2d_mmap map = { .pid = (uint32_t)ev->v[0], .start = ev->v[2], .len = ev->v[3] };
+	struct p2d_rd_sample s;
 	int ret;
 
+	map->pid = (uint32_t)ev->v[0];
+	map->start = ev->v[2];
+	map->len = ev->v[3];
+	map->pgoff = ev->v[4];
+	map->off = c->base;
 	if (a && a->sample_id_all && a->trailer + name_off <= c->len)
 		end = c->len - a->trailer;
 	/* the name must end inside the record: no string is read past it */
 	if (name_off >= end || !memchr(c->buf + name_off, '\0', end - name_off))
 		return 0;
-	map.file = (const char *)c->buf + name_off;
-	if (exec && map.pid != UINT32_MAX) {
-		ret = r->sink->ops->mmap(r->sink->ctx, &map);
+	map->file = (const char *)c->buf + name_off;
+	if (exec) {
+		if (!parse_trailer(r, c, &s) && s.has_time)
+			map->ts = s.ev.ts;
+		ret = r->sink->ops->mmap(r->sink->ctx, map);
 		if (ret)
 			return ret;
 	}
-	ev->str = map.file;
+	ev->str = map->file;
 	return record_event(r, c, ev);
 }
 
@@ -328,33 +340,47 @@ static int mmap_head(struct p2d_cursor *c, struct p2d_record *ev)
 	return 0;
 }
 
+static bool kernel_mode(uint16_t misc)
+{
+	return (misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
+}
+
 /* { header; u32 pid, tid; u64 addr, len, pgoff; char filename[]; sample_id } */
 static int rec_mmap(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 {
 	struct p2d_record ev = { .kind = P2D_RECORD_MMAP };
+	struct p2d_mmap map = { .kernel = kernel_mode(misc) };
 
 	if (mmap_head(c, &ev))
 		return 0;
 	/* no protection in the record: executable unless it says data */
 	ev.v[5] = misc & PERF_RECORD_MISC_MMAP_DATA ? 1 : 5;
-	return mapping(r, c, 40, &ev, !(misc & PERF_RECORD_MISC_MMAP_DATA));
+	return mapping(r, c, 40, &ev, &map, !(misc & PERF_RECORD_MISC_MMAP_DATA));
 }
 
 /*
  * { header; u32 pid, tid; u64 addr, len, pgoff; 24 bytes of device or
- * build id; u32 prot, flags; char filename[]; sample_id }
+ * build id; u32 prot, flags; char filename[]; sample_id }. With
+ * PERF_RECORD_MISC_MMAP_BUILD_ID the 24 bytes are { u8 size; u8, u16
+ * reserved; u8 build_id[20]; }, else { u32 maj, min; u64 ino, ino_generation; }.
  */
 static int rec_mmap2(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 {
 	struct p2d_record ev = { .kind = P2D_RECORD_MMAP };
+	struct p2d_mmap map = { .kernel = kernel_mode(misc) };
+	const uint8_t *id;
 	uint32_t prot, flags;
 
-	if (mmap_head(c, &ev) || p2d_cur_skip(c, 24) || p2d_cur_u32(c, &prot) ||
+	if (mmap_head(c, &ev) || p2d_cur_bytes(c, 24, &id) || p2d_cur_u32(c, &prot) ||
 	    p2d_cur_u32(c, &flags))
 		return 0;
+	if ((misc & PERF_RECORD_MISC_MMAP_BUILD_ID) && id[0] && id[0] <= P2D_BUILD_ID_MAX) {
+		map.build_id_size = id[0];
+		memcpy(map.build_id, id + 4, id[0]);
+	}
 	ev.v[5] = prot;
 	ev.v[6] = flags;
-	return mapping(r, c, 72, &ev, prot & 4 /* PROT_EXEC */);
+	return mapping(r, c, 72, &ev, &map, prot & 4 /* PROT_EXEC */);
 }
 
 /* { header; [u32 next_prev_pid, next_prev_tid;] sample_id }, CPU_WIDE with the pids */
@@ -636,6 +662,50 @@ static int rec_compressed2(struct p2d_reader *r, struct p2d_cursor *c, uint16_t 
 	return p2d_rd_decompress(r, c->buf + 16, size, c->base);
 }
 
+/*
+ * struct perf_record_header_build_id { header; s32 pid; u8 build_id[24];
+ * char filename[]; }, a HEADER_BUILD_ID record of a pipe or an entry of the
+ * BUILD_ID feature section. With PERF_RECORD_MISC_BUILD_ID_SIZE, byte 20
+ * of build_id is its size; else it is 20 bytes.
+ */
+#define MISC_BUILD_ID_SIZE	(1u << 15)
+
+/**
+ * p2d_rd_build_id - one build id entry
+ * @r: reader
+ * @c: cursor over the whole entry, its header included
+ * @misc: the header's misc bits
+ *
+ * An entry that makes no sense is skipped.
+ *
+ * Returns 0 or the sink's error.
+ */
+int p2d_rd_build_id(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
+{
+	struct p2d_build_id bid = { 0 };
+	const uint8_t *id;
+	const char *file;
+	uint32_t pid;
+
+	if (!r->sink->ops->build_id)
+		return 0;
+	p2d_cur_skip(c, 8);
+	if (p2d_cur_u32(c, &pid) || p2d_cur_bytes(c, 24, &id) || p2d_cur_cstr(c, &file))
+		return 0;
+	bid.size = misc & MISC_BUILD_ID_SIZE ? id[20] : 20;
+	if (!bid.size || bid.size > P2D_BUILD_ID_MAX)
+		return 0;
+	memcpy(bid.id, id, bid.size);
+	bid.kernel = (misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
+	bid.file = file;
+	return r->sink->ops->build_id(r->sink->ctx, &bid, c->base);
+}
+
+static int rec_build_id(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
+{
+	return p2d_rd_build_id(r, c, misc);
+}
+
 typedef int (*record_fn)(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc);
 
 static const record_fn record_handlers[P2D_REC_MAX] = {
@@ -656,6 +726,7 @@ static const record_fn record_handlers[P2D_REC_MAX] = {
 	[P2D_REC_HEADER_ATTR]		= rec_header_attr,
 	[P2D_REC_HEADER_TRACING_DATA]	= rec_tracing_data,
 	[P2D_REC_HEADER_FEATURE]	= rec_feature,
+	[P2D_REC_HEADER_BUILD_ID]	= rec_build_id,
 	[P2D_REC_AUXTRACE]		= rec_auxtrace,
 	[P2D_REC_COMPRESSED]		= rec_compressed,
 	[P2D_REC_COMPRESSED2]		= rec_compressed2,

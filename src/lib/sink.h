@@ -50,8 +50,16 @@ enum p2d_val {
  * @chain: the call chain, @nr_chain u64 values in the recording's byte
  *	order (@swap), with perf's PERF_CONTEXT_* markers; NULL when none
  * @nr_chain: entries of @chain
- * @swap: @chain is in the other byte order
+ * @swap: @chain, @regs and @ustack are in the other byte order
+ * @kernel_ip: the sample was taken in the kernel (its ip is a kernel address)
  * @off: input offset of the record, for messages
+ * @regs_abi: PERF_SAMPLE_REGS_USER's ABI word (PERF_SAMPLE_REGS_ABI_32 or
+ *	_64), 0 when the sample has no user registers
+ * @regs_mask: which registers @regs holds (attr.sample_regs_user), in bit order
+ * @regs: the user registers, a u64 each, in the recording's byte order
+ * @ustack: PERF_SAMPLE_STACK_USER: a copy of the user stack from its stack
+ *	pointer up, or NULL
+ * @ustack_size: the bytes of @ustack the kernel filled in (its dyn_size)
  */
 struct p2d_event {
 	uint32_t	cpu;
@@ -59,6 +67,7 @@ struct p2d_event {
 	uint32_t	tid;
 	bool		has_pid;
 	bool		swap;
+	bool		kernel_ip;
 	uint64_t	ts;
 	uint32_t	source;
 	const uint8_t	*raw;
@@ -67,6 +76,11 @@ struct p2d_event {
 	const uint8_t	*chain;
 	uint64_t	off;
 	uint64_t	val[P2D_NR_VALS];
+	uint64_t	regs_abi;
+	uint64_t	regs_mask;
+	const uint8_t	*regs;
+	const uint8_t	*ustack;
+	uint64_t	ustack_size;
 };
 
 /**
@@ -82,17 +96,49 @@ struct p2d_source {
 	uint32_t	vals;
 };
 
+#define P2D_BUILD_ID_MAX	20	/* bytes of a build id (SHA-1), at most */
+
 /**
- * struct p2d_mmap - an executable mapping of a process
- * @pid: the process (thread group)
+ * struct p2d_mmap - an executable mapping of a process, or of the kernel
+ * @pid: the process (thread group); UINT32_MAX for the kernel's
+ * @kernel: a mapping of the kernel: "[kernel.kallsyms]_text" (@pgoff is
+ *	that symbol's address) or a module
  * @start: its first address
  * @len: its size
+ * @pgoff: the file offset mapped at @start
+ * @ts: when it was mapped, 0 when the record has no time (perf's
+ *	synthesized ones, at the start)
+ * @build_id: the file's build id, when the record carries one
+ *	(PERF_RECORD_MISC_MMAP_BUILD_ID)
+ * @build_id_size: its bytes, 0 when none
  * @file: the mapped file (or [vdso], ...), NUL-terminated
+ * @off: input offset of the record, for messages
  */
 struct p2d_mmap {
 	uint32_t	pid;
+	bool		kernel;
 	uint64_t	start;
 	uint64_t	len;
+	uint64_t	pgoff;
+	uint64_t	ts;
+	uint8_t		build_id[P2D_BUILD_ID_MAX];
+	uint8_t		build_id_size;
+	const char	*file;
+	uint64_t	off;
+};
+
+/**
+ * struct p2d_build_id - the build id of a file the recording used
+ *	(HEADER_BUILD_ID: perf record lists those its samples hit)
+ * @kernel: the running kernel ("[kernel.kallsyms]") or one of its modules
+ * @id: the build id
+ * @size: its bytes
+ * @file: the file, NUL-terminated ("[kernel.kallsyms]", "/usr/lib/...")
+ */
+struct p2d_build_id {
+	bool		kernel;
+	uint8_t		id[P2D_BUILD_ID_MAX];
+	uint8_t		size;
 	const char	*file;
 };
 
@@ -144,6 +190,7 @@ enum p2d_side_kind {
 	P2D_SIDE_COMM,		/* @tid is named @comm (exec, prctl) */
 	P2D_SIDE_FORK,		/* @tid was created by @parent */
 	P2D_SIDE_EXIT,		/* @tid ended */
+	P2D_SIDE_MMAP,		/* @pid mapped @object at @start (queued by the conversion) */
 };
 
 /**
@@ -151,15 +198,29 @@ enum p2d_side_kind {
  * @ts: timestamp, 0 when the record has none
  * @kind: &enum p2d_side_kind
  * @tid: the task
+ * @pid: its process (thread group)
  * @parent: for a fork, the task it came from
+ * @ppid: for a fork, the process it came from (@pid for a new thread)
+ * @exec: for a name, it came with an exec (the process's image was replaced)
  * @comm: for a name, NUL-terminated (truncated to 15 characters)
+ * @start: for a mapping, its first address
+ * @len: its size
+ * @pgoff: the file offset mapped at @start
+ * @object: the mapped file and its build id, as the conversion keeps them
  */
 struct p2d_side {
 	uint64_t	ts;
 	uint32_t	kind;
 	uint32_t	tid;
+	uint32_t	pid;
 	uint32_t	parent;
+	uint32_t	ppid;
+	bool		exec;
 	char		comm[16];
+	uint64_t	start;
+	uint64_t	len;
+	uint64_t	pgoff;
+	uint32_t	object;
 };
 
 /**
@@ -186,7 +247,8 @@ struct p2d_read_stats {
  *	reported only at the end, time unknown)
  * @round: the end of one of perf's rounds: older events may be released
  * @side: a side-band record
- * @mmap: an executable mapping of a process
+ * @mmap: an executable mapping of a process, or a kernel one
+ * @build_id: a file's build id (HEADER_BUILD_ID)
  * @record: a side-band record (COMM, FORK, EXIT, MMAP, SWITCH, LOST,
  *	THROTTLE, UNTHROTTLE), for a sink that makes events of them (NULL
  *	for one that does not)
@@ -204,6 +266,7 @@ struct p2d_sink_ops {
 	int	(*round)(void *ctx);
 	int	(*side)(void *ctx, const struct p2d_side *rec, uint64_t off);
 	int	(*mmap)(void *ctx, const struct p2d_mmap *map);
+	int	(*build_id)(void *ctx, const struct p2d_build_id *bid, uint64_t off);
 	int	(*record)(void *ctx, const struct p2d_record *rec);
 	void	(*progress)(void *ctx, uint64_t done, uint64_t total);
 };

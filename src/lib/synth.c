@@ -324,7 +324,7 @@ again:
 		s->src[src->index] = s->src[i];
 		return 0;
 	}
-	id = p2d_tracing_new_id(t);
+	id = p2d_tracing_new_id(t, false);
 	if (id < 0)
 		return p2d_error(d, P2D_NO_OFFSET, id, "no event id left for perf:%s", name);
 	n = &s->src[src->index];
@@ -337,13 +337,12 @@ again:
 	return 0;
 }
 
-static void put_common(uint8_t *p, int id, uint32_t pid)
+static void put_common(uint8_t *p, int id, uint32_t pid, uint16_t flags)
 {
 	uint16_t type = (uint16_t)id;
 
 	memcpy(p, &type, 2);
-	p[2] = 0;	/* common_flags */
-	p[3] = 0;	/* common_preempt_count */
+	memcpy(p + 2, &flags, 2);	/* common_flags, common_preempt_count */
 	memcpy(p + 4, &pid, 4);
 }
 
@@ -367,7 +366,7 @@ int p2d_synth_sample(struct p2d_synth *s, const struct p2d_event *ev, const uint
 		return -ENOENT;
 	src = &s->src[ev->source];
 	/* perf's tid -1 (a task past its exit): trace-cmd has no use for a negative pid */
-	put_common(s->buf, src->id, ev->has_pid && ev->tid != UINT32_MAX ? ev->tid : 0);
+	put_common(s->buf, src->id, ev->has_pid && ev->tid != UINT32_MAX ? ev->tid : 0, 0);
 	for (v = 0; v < P2D_NR_VALS; v++) {
 		if (src->vals & (1u << v)) {
 			memcpy(s->buf + off, &ev->val[v], 8);
@@ -411,7 +410,7 @@ static int standard_stack(struct p2d_synth *s, struct p2d_tracing *t, struct p2d
 			  const char *name, const char *count, struct stack_fmt *f, bool fixed)
 {
 	uint32_t ls = t->long_size;
-	int id = p2d_tracing_new_id(t);
+	int id = p2d_tracing_new_id(t, fixed);
 
 	if (id < 0)
 		return p2d_error(d, P2D_NO_OFFSET, id, "no event id left for ftrace:%s", name);
@@ -459,7 +458,7 @@ static void put_long(uint8_t *p, uint64_t v, uint32_t lsize)
 }
 
 /* One stack event of @n callers from @frames */
-static int emit_stack(struct p2d_synth *s, const struct stack_fmt *f, uint32_t pid,
+static int emit_stack(struct p2d_synth *s, const struct stack_fmt *f, const struct p2d_stack_of *of,
 		      uint32_t count, const uint64_t *frames, uint32_t n, p2d_payload_fn fn,
 		      void *ctx)
 {
@@ -477,7 +476,7 @@ static int emit_stack(struct p2d_synth *s, const struct stack_fmt *f, uint32_t p
 		s->stack_cap = need;
 	}
 	memset(s->stack, 0, need);
-	put_common(s->stack, f->id, pid);
+	put_common(s->stack, f->id, of->pid, of->flags);
 	memcpy(s->stack + f->count_off, &count, 4);
 	for (i = 0; i < n; i++)
 		put_long(s->stack + f->caller_off + (size_t)i * f->lsize, frames[i], f->lsize);
@@ -485,27 +484,21 @@ static int emit_stack(struct p2d_synth *s, const struct stack_fmt *f, uint32_t p
 }
 
 /**
- * p2d_synth_stacks - the stack events of a sample's call chain
+ * p2d_synth_chain - a sample's call chain, split into its kernel and user parts
  * @s: the state
- * @t: the tracing data (gets the stack formats the first time, if needed)
- * @d: diagnostics
  * @ev: the sample, with its chain
- * @pid: the common_pid of its event
- * @fn: receives each payload: the kernel_stack event, then the user_stack ones
- * @ctx: passed to @fn
+ * @chain: set to the parts (valid until the next call)
  *
- * Returns the number of user frames (0 or more), or a negative errno.
+ * perf's PERF_CONTEXT_* markers split the chain and are dropped, with the
+ * guest and hypervisor parts.
+ *
+ * Returns 0 or -ENOMEM.
  */
-int p2d_synth_stacks(struct p2d_synth *s, struct p2d_tracing *t, struct p2d_diag *d,
-		     const struct p2d_event *ev, uint32_t pid, p2d_payload_fn fn, void *ctx)
+int p2d_synth_chain(struct p2d_synth *s, const struct p2d_event *ev, struct p2d_chain *chain)
 {
-	uint32_t i, nk = 0, nu = 0, tgid = ev->has_pid && ev->pid != UINT32_MAX ? ev->pid : 0;
-	uint64_t ctxmark = CONTEXT_KERNEL, ip;
-	uint64_t *user;
-	int ret;
+	uint64_t ctxmark = CONTEXT_KERNEL, ip, *user;
+	uint32_t i, nk = 0, nu = 0;
 
-	if (!s->stacks_ready && (ret = setup_stacks(s, t, d)))
-		return ret;
 	if (ev->nr_chain > s->frames_cap) {
 		uint64_t *f = realloc(s->frames, (size_t)ev->nr_chain * 2 * sizeof(*f));
 
@@ -524,13 +517,81 @@ int p2d_synth_stacks(struct p2d_synth *s, struct p2d_tracing *t, struct p2d_diag
 		else if (ctxmark == CONTEXT_USER)
 			user[nu++] = ip;
 	}
-	ret = nk ? emit_stack(s, &s->kstack, pid, nk, s->frames, nk, fn, ctx) : 0;
-	for (i = 0; !ret && i < nu; i += s->ustack.entries) {
-		uint32_t n = nu - i < s->ustack.entries ? nu - i : s->ustack.entries;
+	chain->kernel = s->frames;
+	chain->nr_kernel = nk;
+	chain->user = user;
+	chain->nr_user = nu;
+	return 0;
+}
 
-		ret = emit_stack(s, &s->ustack, pid, tgid, user + i, n, fn, ctx);
+/**
+ * p2d_synth_kernel_stack - the ftrace:kernel_stack event of kernel frames
+ * @s: the state
+ * @t: the tracing data (gets the stack formats the first time, if needed)
+ * @d: diagnostics
+ * @of: the event the stack belongs to
+ * @frames: the frames, innermost first
+ * @n: how many (at least one)
+ * @fn: receives the payload
+ * @ctx: passed to @fn
+ *
+ * Returns 0 or a negative errno.
+ */
+int p2d_synth_kernel_stack(struct p2d_synth *s, struct p2d_tracing *t, struct p2d_diag *d,
+			   const struct p2d_stack_of *of, const uint64_t *frames, uint32_t n,
+			   p2d_payload_fn fn, void *ctx)
+{
+	int ret;
+
+	if (!s->stacks_ready && (ret = setup_stacks(s, t, d)))
+		return ret;
+	return emit_stack(s, &s->kstack, of, n, frames, n, fn, ctx);
+}
+
+/**
+ * p2d_synth_user_stacks - the ftrace:user_stack events of user frames
+ * @s: the state
+ * @t: the tracing data (gets the stack formats the first time, if needed)
+ * @d: diagnostics
+ * @of: the event the stack belongs to
+ * @frames: the frames, innermost first
+ * @n: how many
+ * @fn: receives each payload
+ * @ctx: passed to @fn
+ *
+ * Returns 0 or a negative errno.
+ */
+int p2d_synth_user_stacks(struct p2d_synth *s, struct p2d_tracing *t, struct p2d_diag *d,
+			  const struct p2d_stack_of *of, const uint64_t *frames, uint32_t n,
+			  p2d_payload_fn fn, void *ctx)
+{
+	uint32_t i, k;
+	int ret = 0;
+
+	if (!s->stacks_ready && (ret = setup_stacks(s, t, d)))
+		return ret;
+	for (i = 0; !ret && i < n; i += s->ustack.entries) {
+		k = n - i < s->ustack.entries ? n - i : s->ustack.entries;
+		ret = emit_stack(s, &s->ustack, of, of->tgid, frames + i, k, fn, ctx);
 	}
-	return ret ? ret : (int)nu;
+	return ret;
+}
+
+/**
+ * p2d_synth_user_tgid - is @data an ftrace:user_stack event, and of what process?
+ * @s: the state
+ * @data: an event payload, in this host's byte order
+ * @len: its bytes
+ * @tgid: set to its process
+ */
+bool p2d_synth_user_tgid(const struct p2d_synth *s, const uint8_t *data, uint32_t len,
+			 uint32_t *tgid)
+{
+	if (!s->stacks_ready || len < 2 || p2d_get16(data, false) != (uint16_t)s->ustack.id ||
+	    s->ustack.count_off < 0 || (uint32_t)s->ustack.count_off + 4 > len)
+		return false;
+	*tgid = p2d_get32(data + s->ustack.count_off, false);
+	return true;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -556,7 +617,7 @@ int p2d_synth_record(struct p2d_synth *s, struct p2d_tracing *t, struct p2d_diag
 	if (k >= P2D_NR_RECORD_KINDS)
 		return -EINVAL;
 	if (!s->record_id[k]) {
-		id = p2d_tracing_new_id(t);
+		id = p2d_tracing_new_id(t, false);
 		if (id < 0)
 			return p2d_error(d, P2D_NO_OFFSET, id, "no event id left for perf:%s",
 					 records[k].name);
@@ -571,7 +632,7 @@ int p2d_synth_record(struct p2d_synth *s, struct p2d_tracing *t, struct p2d_diag
 	size = record_size[k];
 	memset(s->rbuf, 0, size);
 	put_common(s->rbuf, s->record_id[k],
-		   rec->has_pid && rec->tid != UINT32_MAX ? rec->tid : 0);
+		   rec->has_pid && rec->tid != UINT32_MAX ? rec->tid : 0, 0);
 	for (i = 0; i < P2D_RECORD_VALS; i++) {
 		uint32_t v32 = (uint32_t)rec->v[i];
 

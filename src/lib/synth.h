@@ -31,6 +31,33 @@ enum p2d_synth_kind {
  */
 typedef int (*p2d_payload_fn)(void *ctx, const uint8_t *data, uint32_t len);
 
+/**
+ * struct p2d_chain - a call chain's parts
+ * @kernel: the kernel frames, innermost first
+ * @nr_kernel: how many
+ * @user: the user frames, innermost first
+ * @nr_user: how many
+ */
+struct p2d_chain {
+	const uint64_t	*kernel;
+	uint32_t	nr_kernel;
+	const uint64_t	*user;
+	uint32_t	nr_user;
+};
+
+/**
+ * struct p2d_stack_of - the event a stack belongs to
+ * @pid: its common_pid
+ * @tgid: its process
+ * @flags: its common_flags and common_preempt_count (the latency columns),
+ *	as two bytes in memory order
+ */
+struct p2d_stack_of {
+	uint32_t	pid;
+	uint32_t	tgid;
+	uint16_t	flags;
+};
+
 struct p2d_synth;
 
 struct p2d_synth *p2d_synth_new(void) __hidden;
@@ -39,9 +66,16 @@ int p2d_synth_source(struct p2d_synth *s, struct p2d_tracing *t, struct p2d_diag
 		     const struct p2d_source *src) __hidden;
 int p2d_synth_sample(struct p2d_synth *s, const struct p2d_event *ev, const uint8_t **data,
 		     uint32_t *len) __hidden;
-int p2d_synth_stacks(struct p2d_synth *s, struct p2d_tracing *t, struct p2d_diag *d,
-		     const struct p2d_event *ev, uint32_t pid, p2d_payload_fn fn,
-		     void *ctx) __hidden;
+int p2d_synth_chain(struct p2d_synth *s, const struct p2d_event *ev,
+		    struct p2d_chain *chain) __hidden;
+int p2d_synth_kernel_stack(struct p2d_synth *s, struct p2d_tracing *t, struct p2d_diag *d,
+			   const struct p2d_stack_of *of, const uint64_t *frames, uint32_t n,
+			   p2d_payload_fn fn, void *ctx) __hidden;
+int p2d_synth_user_stacks(struct p2d_synth *s, struct p2d_tracing *t, struct p2d_diag *d,
+			  const struct p2d_stack_of *of, const uint64_t *frames, uint32_t n,
+			  p2d_payload_fn fn, void *ctx) __hidden;
+bool p2d_synth_user_tgid(const struct p2d_synth *s, const uint8_t *data, uint32_t len,
+			 uint32_t *tgid) __hidden;
 int p2d_synth_record(struct p2d_synth *s, struct p2d_tracing *t, struct p2d_diag *d,
 		     const struct p2d_record *rec, const uint8_t **data, uint32_t *len) __hidden;
 enum p2d_synth_kind p2d_synth_kind(const struct p2d_synth *s, uint16_t id) __hidden;

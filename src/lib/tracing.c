@@ -280,25 +280,51 @@ int p2d_tracing_new(unsigned int long_size, unsigned int page_size, struct p2d_t
 	return 0;
 }
 
+/*
+ * libtracecmd makes up a "blktrace" event (tracecmd_blk_hack(), which
+ * trace-cmd report and KernelShark run) with the id after ftrace:power,
+ * ftrace:kmem_free or ftrace:user_stack, the first of them it finds: an
+ * event of ours with that id would be shown as blktrace.
+ */
+static bool blk_slot(const struct p2d_tracing *t, int id)
+{
+	static const char *const after[] = { "power", "kmem_free", "user_stack" };
+	struct tep_event *e;
+	size_t i;
+
+	for (i = 0; i < sizeof(after) / sizeof(after[0]); i++) {
+		e = tep_find_event_by_name(t->tep, "ftrace", after[i]);
+		if (e && e->id + 1 == id)
+			return true;
+	}
+	return false;
+}
+
+static bool id_free(const struct p2d_tracing *t, int id)
+{
+	return id < 65536 && !p2d_tracing_has_event(t, (uint16_t)id) && !blk_slot(t, id);
+}
+
 /**
  * p2d_tracing_new_id - an event id no format of the recording uses
  * @t: tracing data
+ * @pair: the id after it must be free too (it is left unused: the id of
+ *	ftrace:user_stack, after which libtracecmd places its blktrace event)
  *
  * Ids above the recording's largest, so that the recording's own events
- * keep theirs.
+ * keep theirs; never the one libtracecmd gives its made-up blktrace event.
  *
  * Returns the id, or -ENOSPC when none is left.
  */
-int p2d_tracing_new_id(struct p2d_tracing *t)
+int p2d_tracing_new_id(struct p2d_tracing *t, bool pair)
 {
-	int id;
+	int id, pass;
 
-	for (id = t->max_id < 15 ? 16 : t->max_id + 1; id < 65536; id++)
-		if (!p2d_tracing_has_event(t, (uint16_t)id))
-			return id;
-	for (id = 16; id < 65536; id++)
-		if (!p2d_tracing_has_event(t, (uint16_t)id))
-			return id;
+	for (pass = 0; pass < 2; pass++) {
+		for (id = pass || t->max_id < 15 ? 16 : t->max_id + 1; id < 65535; id++)
+			if (id_free(t, id) && (!pair || id_free(t, id + 1)))
+				return id;
+	}
 	return -ENOSPC;
 }
 

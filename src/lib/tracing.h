@@ -89,7 +89,7 @@ int p2d_tracing_new(unsigned int long_size, unsigned int page_size,
 		    struct p2d_tracing **out) __hidden;
 void p2d_tracing_free(struct p2d_tracing *t) __hidden;
 int p2d_tracing_add_format(struct p2d_tracing *t, const char *system, char *text) __hidden;
-int p2d_tracing_new_id(struct p2d_tracing *t) __hidden;
+int p2d_tracing_new_id(struct p2d_tracing *t, bool pair) __hidden;
 
 /**
  * p2d_tracing_has_event - does a format describe event @id?

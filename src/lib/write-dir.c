@@ -301,6 +301,8 @@ static void reap_stale(const char *base)
  * @d: diagnostics
  * @t: the tracing data (event formats, header_page, ...)
  * @tasks: task names, for saved_cmdlines
+ * @kallsyms: the kallsyms section to embed (&struct p2d_span), or NULL for
+ *	the tracing data's own
  * @names: told that the directory exists
  * @path: set to the directory (free it with p2d_wdir_remove())
  *
@@ -310,7 +312,7 @@ static void reap_stale(const char *base)
  * made is removed.
  */
 int p2d_wdir_create(struct p2d_diag *d, const struct p2d_tracing *t, const struct p2d_tasks *tasks,
-		    const struct p2d_names *names, char **path)
+		    const struct p2d_span *kallsyms, const struct p2d_names *names, char **path)
 {
 	const char *base = p2d_small_tmp_dir();
 	char events[PATH_MAX];
@@ -339,7 +341,8 @@ int p2d_wdir_create(struct p2d_diag *d, const struct p2d_tracing *t, const struc
 	if (!ret)
 		ret = write_named(*path, "printk_formats", t->printk.data, t->printk.len);
 	if (!ret)
-		ret = write_named(*path, "kallsyms", t->kallsyms.data, t->kallsyms.len);
+		ret = write_named(*path, "kallsyms", kallsyms ? kallsyms->data : t->kallsyms.data,
+				  kallsyms ? kallsyms->len : t->kallsyms.len);
 	if (!ret)
 		ret = write_cmdlines(tasks, *path);
 	if (ret) {

@@ -139,7 +139,7 @@ static int add_options(const struct p2d_write_job *j, struct tracecmd_output *h,
 	if (add_string_option(h, P2D_OPTION_VERSION, buf))
 		return -1;
 	/* one per process with user stacks, as trace-cmd record --proc-map writes them */
-	if (j->procmaps && p2d_procmaps_each(j->procmaps, j->tasks, add_procmap, h))
+	if (j->maps && p2d_maps_each(j->maps, j->dsos, j->tasks, add_procmap, h))
 		return -1;
 	return add_cpustats(j, h, nr_cpus);
 }
@@ -206,7 +206,7 @@ static int write_headers(const struct p2d_write_job *j, struct p2d_diag *d,
 				 " compression '%s'", j->compression);
 	snprintf(kallsyms, sizeof(kallsyms), "%s/kallsyms", dir);
 	if (tracecmd_output_set_trace_dir(h, dir) ||
-	    tracecmd_output_set_kallsyms(h, j->kallsyms ? j->kallsyms : kallsyms))
+	    tracecmd_output_set_kallsyms(h, kallsyms))
 		return p2d_error(d, P2D_NO_OFFSET, -EIO, "libtracecmd: cannot set up the output");
 	tracecmd_set_out_clock(h, clock);
 	tracecmd_set_quiet(h, true);
@@ -332,7 +332,7 @@ static int write_locked(const struct p2d_write_job *j, struct p2d_diag *d, int o
 
 	if (!j->debug)
 		tracecmd_set_loglevel(TEP_LOG_NONE);
-	ret = p2d_wdir_create(d, j->tracing, j->tasks, &j->names, &dir);
+	ret = p2d_wdir_create(d, j->tracing, j->tasks, j->kallsyms, &j->names, &dir);
 	if (ret)
 		goto out;
 	/* from here on libtracefs sees only our directory */

@@ -4,14 +4,14 @@
  * only module that calls it; tracecmd-writer.h), which reads the metadata
  * from a private tracefs-shaped directory (write-dir.c) and the pages from
  * the per-CPU files; into an output that gets its name only when complete
- * (write-output.c); with an optional kallsyms copy (write-kallsyms.c).
+ * (write-output.c).
  */
 #ifndef P2D_WRITE_H
 #define P2D_WRITE_H
 
 #include "cpufiles.h"
 #include "meta.h"
-#include "procmaps.h"
+#include "maps.h"
 #include "tasks.h"
 #include "tracing.h"
 
@@ -35,12 +35,13 @@ static inline void p2d_names_tell(const struct p2d_names *n, const char *path, b
  * struct p2d_write_job - what goes into a trace.dat
  * @file_version: 6 or 7
  * @compression: NULL, or a libtracecmd compression name
- * @kallsyms: a kallsyms file to embed, or NULL
+ * @kallsyms: the kallsyms section to embed, or NULL for the tracing data's
  * @tod: write the DATE option (the recording's wall-clock offset)
  * @meta: the recording's metadata
  * @tracing: its tracing data
  * @tasks: task names
- * @procmaps: the processes' maps (their PROCMAPS options), or NULL
+ * @maps: the processes' maps (their PROCMAPS options), or NULL
+ * @dsos: the files they map
  * @cpus: the per-CPU pages (finished), or NULL when there are none
  * @data_dir: where temporary files may go
  * @names: told of the private directory
@@ -49,12 +50,13 @@ static inline void p2d_names_tell(const struct p2d_names *n, const char *path, b
 struct p2d_write_job {
 	int				file_version;
 	const char			*compression;
-	const char			*kallsyms;
+	const struct p2d_span		*kallsyms;
 	bool				tod;
 	const struct p2d_meta		*meta;
 	const struct p2d_tracing	*tracing;
 	const struct p2d_tasks		*tasks;
-	struct p2d_procmaps		*procmaps;
+	const struct p2d_maps		*maps;
+	const struct p2d_dsos		*dsos;
 	const struct p2d_cpufiles	*cpus;
 	const char			*data_dir;
 	struct p2d_names		names;
@@ -64,11 +66,11 @@ struct p2d_write_job {
 int p2d_write_trace(const struct p2d_write_job *j, struct p2d_diag *d, int out_fd) __hidden;
 void p2d_tracecmd_version(char *ver, size_t len) __hidden;
 bool p2d_tracecmd_large_cpu_data(const char *ver) __hidden;
-int p2d_kallsyms_check(struct p2d_diag *d, const char *path, uint64_t *size) __hidden;
 
 /* write-dir.c: the private directory */
 int p2d_wdir_create(struct p2d_diag *d, const struct p2d_tracing *t, const struct p2d_tasks *tasks,
-		    const struct p2d_names *names, char **path) __hidden;
+		    const struct p2d_span *kallsyms, const struct p2d_names *names,
+		    char **path) __hidden;
 void p2d_wdir_remove(const struct p2d_names *names, char **path) __hidden;
 
 /**

@@ -181,14 +181,13 @@ for sig in $sigs; do
 done
 
 # While the headers are written, when the private directory exists and the
-# signals are held: libtracecmd opens the --kallsyms file (to size it, then
-# to copy it), and strace holds each open of that file for 2 seconds.
+# signals are held: strace holds the second mkdir (the directory's events/,
+# made after the library said the directory exists) for 2 seconds.
 if command -v strace > /dev/null 2>&1; then
-	echo "ffffffff81000000 T _stext" > "$tmp/ksyms"
 	for sig in $sigs; do
-		$dfl strace -f -o /dev/null -P "$tmp/ksyms" -e trace=openat \
-			-e inject=openat:delay_enter=2000000 \
-			"$prog" -q --kallsyms "$tmp/ksyms" "$sample" -o "$out/sig.dat" 2> "$tmp/err" &
+		$dfl strace -f -o /dev/null -e trace=mkdir,mkdirat \
+			-e inject=mkdir,mkdirat:delay_exit=2000000:when=2 \
+			"$prog" -q "$sample" -o "$out/sig.dat" 2> "$tmp/err" &
 		tracer=$!
 		i=0
 		while [ -z "$(ls -A "$priv")" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done

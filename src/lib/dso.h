@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The files a recording's processes mapped (dso.c): each file once, with
+ * the build id the recording gives it (an MMAP2 record's, or HEADER_BUILD_ID's,
+ * which perf writes for the files its samples hit). Process maps (maps.h)
+ * and the unwinder (unwind.h) refer to them by index.
+ */
+#ifndef P2D_DSO_H
+#define P2D_DSO_H
+
+#include "sink.h"
+
+#define P2D_NO_DSO	UINT32_MAX
+
+/**
+ * struct p2d_dso - a mapped file
+ * @file: its name as recorded, NUL-terminated
+ * @id: its build id, when @id_size is not 0
+ * @id_size: bytes of @id
+ */
+struct p2d_dso {
+	const char	*file;
+	uint8_t		id[P2D_BUILD_ID_MAX];
+	uint8_t		id_size;
+};
+
+struct p2d_dsos;
+
+struct p2d_dsos *p2d_dsos_new(void) __hidden;
+void p2d_dsos_free(struct p2d_dsos *t) __hidden;
+int p2d_dsos_get(struct p2d_dsos *t, const char *file, const uint8_t *id, uint8_t id_size,
+		 uint32_t *index) __hidden;
+int p2d_dsos_build_id(struct p2d_dsos *t, const char *file, const uint8_t *id,
+		      uint8_t id_size) __hidden;
+const struct p2d_dso *p2d_dsos_at(const struct p2d_dsos *t, uint32_t index) __hidden;
+uint32_t p2d_dsos_nr(const struct p2d_dsos *t) __hidden;
+void p2d_build_id_hex(const uint8_t *id, uint8_t size, char *out) __hidden;
+
+#endif /* P2D_DSO_H */

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Where a recording's kernel symbols come from. The recording's kernel
+ * build id (HEADER_BUILD_ID, "[kernel.kallsyms]") decides, as in perf:
+ *
+ *  1. a file the user names: --vmlinux FILE (used unless its build id is
+ *     another), --kallsyms FILE (a kallsyms has no build id; one of perf's
+ *     build-id cache, .../<build-id>/kallsyms, or /proc/kallsyms itself,
+ *     has one and is refused when it is another), --kallsyms none;
+ *  2. without one, and only when the recording has a kernel build id: a
+ *     vmlinux of that build id where perf looks for one (/boot,
+ *     /usr/lib/debug, /lib/modules/RELEASE/build, the build-id cache);
+ *  3. perf's build-id cache, $PERF_BUILDID_DIR or ~/.debug:
+ *     [kernel.kallsyms]/<build-id>/kallsyms, which perf record fills;
+ *  4. the running kernel's /proc/kallsyms, when /sys/kernel/notes has the
+ *     same build id (its addresses may still be hidden: kptr_restrict).
+ *
+ * perf tries the running kernel before its cache; the cache comes first
+ * here because it holds the module addresses of the boot that recorded.
+ * With --symfs DIR every one of these paths is looked for under DIR, the
+ * running kernel's files included, so that a copy of another machine's
+ * root stands for it.
+ */
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "dso.h"
+#include "ksyms.h"
+
+static bool readable(const char *path)
+{
+	return access(path, R_OK) == 0;
+}
+
+/* The build id of an ELF file: 0, -ENOENT (none), or why it cannot be read */
+static int file_build_id(const char *path, struct p2d_bid *bid)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
+	Elf *elf;
+
+	bid->size = 0;
+	if (fd < 0)
+		return -errno;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF)
+		ret = -ENOEXEC;
+	else
+		ret = p2d_elf_build_id(elf, bid);
+	elf_end(elf);
+	close(fd);
+	return ret;
+}
+
+static void set(struct p2d_ksym_source *src, char *path, bool elf)
+{
+	src->path = path;
+	src->is_elf = elf;
+	src->found = path != NULL;
+	if (!path)
+		snprintf(src->why, sizeof(src->why), "out of memory");
+}
+
+static void refuse(struct p2d_ksym_source *src, const char *what, const char *path,
+		   const struct p2d_bid *file, const struct p2d_bid *kernel)
+{
+	char a[2 * P2D_BUILD_ID_MAX + 1], b[2 * P2D_BUILD_ID_MAX + 1];
+
+	p2d_build_id_hex(file->id, file->size, a);
+	p2d_build_id_hex(kernel->id, kernel->size, b);
+	snprintf(src->why, sizeof(src->why), "%s %s has build id %s, the recording's kernel %s:"
+		 " not used, no kernel symbols", what, path, a, b);
+	src->warn = true;
+}
+
+/* --vmlinux FILE */
+static void user_vmlinux(const char *path, const struct p2d_bid *kernel,
+			 struct p2d_ksym_source *src)
+{
+	struct p2d_bid bid;
+	int ret = file_build_id(path, &bid);
+
+	if (ret && ret != -ENOENT) {
+		snprintf(src->why, sizeof(src->why), "--vmlinux %s: %s", path,
+			 ret == -ENOEXEC ? "not an ELF file" : strerror(-ret));
+		src->warn = true;
+		return;
+	}
+	if (kernel->size && bid.size && !p2d_bid_equal(kernel, &bid)) {
+		refuse(src, "--vmlinux", path, &bid, kernel);
+		return;
+	}
+	set(src, strdup(path), true);
+}
+
+/* The build id a kallsyms file's place tells: /proc/kallsyms, or perf's cache */
+static bool kallsyms_build_id(const char *path, struct p2d_bid *bid)
+{
+	char real[PATH_MAX];
+	const char *end, *dir;
+
+	if (!realpath(path, real))
+		return false;
+	if (!strcmp(real, "/proc/kallsyms"))
+		return !p2d_notes_build_id("/sys/kernel/notes", bid);
+	end = strrchr(real, '/');
+	if (!end || strcmp(end, "/kallsyms") || end == real)
+		return false;
+	for (dir = end - 1; dir > real && *dir != '/'; dir--)
+		;
+	return p2d_bid_parse(dir + 1, (size_t)(end - dir - 1), bid);
+}
+
+/* --kallsyms FILE */
+static void user_kallsyms(const char *path, const struct p2d_bid *kernel,
+			  struct p2d_ksym_source *src)
+{
+	struct p2d_bid bid;
+
+	if (!readable(path)) {
+		snprintf(src->why, sizeof(src->why), "--kallsyms %s: %s", path, strerror(errno));
+		src->warn = true;
+		return;
+	}
+	if (kernel->size && kallsyms_build_id(path, &bid) && !p2d_bid_equal(kernel, &bid)) {
+		refuse(src, "--kallsyms", path, &bid, kernel);
+		return;
+	}
+	set(src, strdup(path), false);
+}
+
+/* A vmlinux of the recording's build id where perf looks for one */
+static char *find_vmlinux(const struct p2d_ksyms_conf *conf, const struct p2d_bid *kernel,
+			  const char *release, const char *hex)
+{
+	/* perf's vmlinux_path: PREFIX RELEASE SUFFIX */
+	static const char *const paths[][2] = {
+		{ "/boot/vmlinux-", "" }, { "/usr/lib/debug/boot/vmlinux-", "" },
+		{ "/lib/modules/", "/build/vmlinux" }, { "/usr/lib/debug/lib/modules/", "/vmlinux" },
+		{ "/usr/lib/debug/boot/vmlinux-", ".debug" },
+	};
+	char rel[PATH_MAX], *path;
+	struct p2d_bid bid;
+	size_t i;
+
+	for (i = 0; release && i < sizeof(paths) / sizeof(paths[0]); i++) {
+		snprintf(rel, sizeof(rel), "%s%s%s", paths[i][0], release, paths[i][1]);
+		path = p2d_path_join(conf->symfs, rel);
+		if (path && !file_build_id(path, &bid) && p2d_bid_equal(kernel, &bid))
+			return path;
+		free(path);
+	}
+	if (!conf->buildid_dir || asprintf(&path, "%s/.build-id/%.2s/%s", conf->buildid_dir, hex,
+					   hex + 2) < 0)
+		return NULL;
+	if (!file_build_id(path, &bid) && p2d_bid_equal(kernel, &bid))
+		return path;
+	free(path);
+	return NULL;
+}
+
+/* The running kernel's, when it is the recording's */
+static char *running_kernel(const struct p2d_ksyms_conf *conf, const struct p2d_bid *kernel)
+{
+	char *notes = p2d_path_join(conf->symfs, "/sys/kernel/notes");
+	struct p2d_bid bid;
+	bool same;
+
+	same = notes && !p2d_notes_build_id(notes, &bid) && p2d_bid_equal(kernel, &bid);
+	free(notes);
+	return same ? p2d_path_join(conf->symfs, "/proc/kallsyms") : NULL;
+}
+
+/**
+ * p2d_ksym_source_find - choose the kernel symbol source of a recording
+ * @conf: what the user gave
+ * @kernel: the recording's kernel build id (size 0: none)
+ * @release: its kernel release (OSRELEASE), or NULL
+ * @src: set to the choice; @src->path is malloc()ed
+ */
+void p2d_ksym_source_find(const struct p2d_ksyms_conf *conf, const struct p2d_bid *kernel,
+			  const char *release, struct p2d_ksym_source *src)
+{
+	char hex[2 * P2D_BUILD_ID_MAX + 1], *path;
+
+	memset(src, 0, sizeof(*src));
+	if (conf->kallsyms && !strcmp(conf->kallsyms, "none")) {
+		snprintf(src->why, sizeof(src->why), "none (--kallsyms none)");
+		return;
+	}
+	if (conf->vmlinux) {
+		user_vmlinux(conf->vmlinux, kernel, src);
+		return;
+	}
+	if (conf->kallsyms) {
+		user_kallsyms(conf->kallsyms, kernel, src);
+		return;
+	}
+	if (!kernel->size) {
+		snprintf(src->why, sizeof(src->why), "none: the recording has no kernel build id"
+			 " (--kallsyms FILE or --vmlinux FILE names a source)");
+		return;
+	}
+	p2d_build_id_hex(kernel->id, kernel->size, hex);
+	path = find_vmlinux(conf, kernel, release, hex);
+	if (path) {
+		set(src, path, true);
+		return;
+	}
+	if (conf->buildid_dir &&
+	    asprintf(&path, "%s/[kernel.kallsyms]/%s/kallsyms", conf->buildid_dir, hex) >= 0) {
+		if (readable(path)) {
+			set(src, path, false);
+			return;
+		}
+		free(path);
+	}
+	path = running_kernel(conf, kernel);
+	if (path) {
+		set(src, path, false);
+		return;
+	}
+	snprintf(src->why, sizeof(src->why), "none found for the recording's kernel (build id %s):"
+		 " not in %s, no vmlinux, and the running kernel is another (--kallsyms FILE or"
+		 " --vmlinux FILE names one)", hex,
+		 conf->buildid_dir ? conf->buildid_dir : "the build-id cache");
+	src->warn = true;
+}

@@ -1,0 +1,496 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * A kernel symbol table read as perf reads it, so that an address gets the
+ * name perf script gives it (tools/perf/util/symbol.c, symbol-elf.c):
+ *
+ * kallsyms ("ADDRESS TYPE NAME[\t[MODULE]]" lines): the symbols of types
+ * T W D B (either case), u, l, N and n are kept, each of length 0, sorted
+ * by address (stable). A symbol then ends where the next one starts; the
+ * last of the kernel before a module's (or the reverse) ends at the next
+ * page boundary after a page, the very last at the end of its page plus
+ * one. Of several symbols at one address, perf keeps one: the one with a
+ * length (the last, since the others end where it starts), else by the
+ * rules of choose_best(). A module's symbols are dropped unless the
+ * recording maps the module.
+ *
+ * vmlinux (ELF .symtab): function and object symbols and labels of
+ * executable sections, with their sizes; a symbol of size 0 ends where the
+ * next starts.
+ *
+ * Both are relocated to the recording's addresses: the recording says where
+ * its reference symbol (_text, from the kernel's MMAP record) was; the
+ * table says where it is in the file (kernel address space layout
+ * randomization moves the kernel at each boot).
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ksyms.h"
+
+#define MAX_SYMS	(8u << 20)
+#define MAX_NAMES	(512u << 20)
+#define LINE_LEN	4096
+
+/* A symbol being read: with its binding and ELF type, for choose_best() */
+struct raw {
+	struct p2d_ksym	s;
+	uint8_t		bind;		/* STB_* */
+	uint8_t		elf_type;	/* STT_* */
+	uint32_t	seq;		/* order read, for a stable sort */
+};
+
+struct builder {
+	struct raw	*r;
+	uint32_t	nr;
+	uint32_t	cap;
+	char		*names;
+	size_t		len;
+	size_t		cap_names;
+};
+
+static int add_name(struct builder *b, const char *name, size_t n, uint32_t *off)
+{
+	if (b->len + n + 1 > b->cap_names) {
+		size_t cap = b->cap_names ? b->cap_names * 2 : 1 << 16;
+		char *p;
+
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		if (cap > MAX_NAMES)
+			return -E2BIG;
+		p = realloc(b->names, cap);
+		if (!p)
+			return -ENOMEM;
+		b->names = p;
+		b->cap_names = cap;
+	}
+	memcpy(b->names + b->len, name, n);
+	b->names[b->len + n] = '\0';
+	*off = (uint32_t)b->len;
+	b->len += n + 1;
+	return 0;
+}
+
+static int add_sym(struct builder *b, uint64_t start, uint64_t size, const char *name,
+		   size_t name_len, const char *module, size_t mod_len, char type, uint8_t bind,
+		   uint8_t elf_type)
+{
+	struct raw *r;
+	int ret;
+
+	if (b->nr >= MAX_SYMS)
+		return -E2BIG;
+	if (b->nr == b->cap) {
+		uint32_t cap = b->cap ? b->cap * 2 : 4096;
+
+		r = realloc(b->r, cap * sizeof(*r));
+		if (!r)
+			return -ENOMEM;
+		b->r = r;
+		b->cap = cap;
+	}
+	r = &b->r[b->nr];
+	memset(r, 0, sizeof(*r));
+	r->s.start = start;
+	r->s.end = start + size;
+	r->s.type = type;
+	r->bind = bind;
+	r->elf_type = elf_type;
+	r->seq = b->nr;
+	ret = add_name(b, name, name_len, &r->s.name);
+	if (!ret && mod_len)
+		ret = add_name(b, module, mod_len, &r->s.module);
+	if (ret)
+		return ret;
+	b->nr++;
+	return 0;
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const struct raw *x = a, *y = b;
+
+	if (x->s.start != y->s.start)
+		return x->s.start < y->s.start ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static uint64_t roundup_page(uint64_t v)
+{
+	return (v + 4095) & ~(uint64_t)4095;
+}
+
+/* perf's symbols__fixup_end(): symbols of length 0 end where the next starts */
+static void fixup_end(struct builder *b, bool kallsyms)
+{
+	uint32_t i;
+
+	for (i = 0; i + 1 < b->nr; i++) {
+		struct raw *prev = &b->r[i], *cur = &b->r[i + 1];
+
+		if (prev->s.end != prev->s.start)
+			continue;
+		if (kallsyms && !prev->s.module != !cur->s.module)
+			prev->s.end = roundup_page(prev->s.end + 4096);
+		else
+			prev->s.end = cur->s.start;
+	}
+	if (b->nr && b->r[b->nr - 1].s.end == b->r[b->nr - 1].s.start)
+		b->r[b->nr - 1].s.end = roundup_page(b->r[b->nr - 1].s.start) + 4096;
+}
+
+static unsigned int underscores(const char *s)
+{
+	unsigned int n = 0;
+
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/* perf's choose_best_symbol(): true to keep @a over @b */
+static bool keep_first(const struct builder *bl, const struct raw *a, const struct raw *b)
+{
+	const char *na = bl->names + a->s.name, *nb = bl->names + b->s.name;
+	uint64_t la = a->s.end - a->s.start, lb = b->s.end - b->s.start;
+	size_t sa, sb;
+
+	if (!lb && la)
+		return true;
+	if (!la && lb)
+		return false;
+	if (a->elf_type != b->elf_type) {
+		if (a->elf_type == STT_NOTYPE)
+			return false;
+		if (b->elf_type == STT_NOTYPE)
+			return true;
+	}
+	if ((a->bind == STB_WEAK) != (b->bind == STB_WEAK))
+		return b->bind == STB_WEAK;
+	if ((a->bind == STB_GLOBAL) != (b->bind == STB_GLOBAL))
+		return a->bind == STB_GLOBAL;
+	if (underscores(na) != underscores(nb))
+		return underscores(na) < underscores(nb);
+	sa = strlen(na);
+	sb = strlen(nb);
+	if (sa != sb)
+		return sa > sb;
+	/* x86's arch__choose_best_symbol(): not the "SyS" syscall aliases */
+	if (!strncmp(na, "SyS", 3) || !strncmp(na, "compat_SyS", 10))
+		return false;
+	return true;
+}
+
+/* perf's symbols__fixup_duplicate(): one symbol per address */
+static void fixup_duplicate(struct builder *b)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < b->nr; i++) {
+		if (n && b->r[n - 1].s.start == b->r[i].s.start) {
+			if (!keep_first(b, &b->r[n - 1], &b->r[i]))
+				b->r[n - 1] = b->r[i];
+			continue;
+		}
+		b->r[n++] = b->r[i];
+	}
+	b->nr = n;
+}
+
+/* Is @name in the list @modules ("a\0b\0\0")? */
+static bool mapped(const char *modules, const char *name)
+{
+	for (; modules && *modules; modules += strlen(modules) + 1)
+		if (!strcmp(modules, name))
+			return true;
+	return false;
+}
+
+/* Relocate by the reference symbol; keep the kernel's and the mapped modules' symbols */
+static int finish(struct builder *b, bool kallsyms, const char *ref, uint64_t ref_addr,
+		  bool ref_found, uint64_t file_ref, const char *modules,
+		  struct p2d_ksym_table *t)
+{
+	uint64_t delta = ref && ref_found ? file_ref - ref_addr : 0;
+	uint32_t i;
+
+	qsort(b->r, b->nr, sizeof(*b->r), by_start);
+	fixup_end(b, kallsyms);
+	fixup_duplicate(b);
+	t->s = malloc((b->nr ? b->nr : 1) * sizeof(*t->s));
+	if (!t->s)
+		return -ENOMEM;
+	t->nr = 0;
+	for (i = 0; i < b->nr; i++) {
+		struct p2d_ksym s = b->r[i].s;
+
+		if (s.module && !mapped(modules, b->names + s.module))
+			continue;
+		s.start -= delta;
+		s.end -= delta;
+		t->s[t->nr++] = s;
+	}
+	t->names = b->names;
+	t->names_len = b->len;
+	b->names = NULL;
+	free(b->r);
+	b->r = NULL;
+	return 0;
+}
+
+static char kallsyms_bind_type(char type, uint8_t *bind, uint8_t *elf_type)
+{
+	*bind = type == 'W' || type == 'w' ? STB_WEAK : isupper((unsigned char)type) ?
+		STB_GLOBAL : STB_LOCAL;
+	*elf_type = toupper((unsigned char)type) == 'T' || toupper((unsigned char)type) == 'W' ?
+		    STT_FUNC : STT_OBJECT;
+	return type;
+}
+
+/* perf's symbol_type__filter() */
+static bool kept_type(char type)
+{
+	char t = (char)toupper((unsigned char)type);
+
+	return t == 'T' || t == 'W' || t == 'D' || t == 'B' || type == 'u' || type == 'l' ||
+	       type == 'N' || type == 'n';
+}
+
+/* "ADDRESS TYPE NAME[\t[MODULE]]" */
+static bool parse_line(char *line, uint64_t *addr, char *type, char **name, size_t *name_len,
+		       char **module, size_t *mod_len)
+{
+	char *p = line, *end;
+	unsigned long long a;
+
+	a = strtoull(p, &end, 16);
+	if (end == p || end - p > 16 || *end != ' ' || !end[1] || end[2] != ' ')
+		return false;
+	*addr = a;
+	*type = end[1];
+	p = end + 3;
+	p[strcspn(p, "\n")] = '\0';
+	*name = p;
+	*name_len = strcspn(p, "\t ");
+	if (!*name_len)
+		return false;
+	*module = NULL;
+	*mod_len = 0;
+	p += *name_len;
+	if (*p == '\t' && p[1] == '[' && strchr(p + 2, ']')) {
+		*module = p + 2;
+		*mod_len = (size_t)(strchr(p + 2, ']') - (p + 2));
+	}
+	return true;
+}
+
+static int read_kallsyms(FILE *f, struct builder *b, const char *ref, bool *ref_found,
+			 uint64_t *file_ref, bool *nonzero, unsigned long *lines)
+{
+	char line[LINE_LEN], type, *name, *module;
+	size_t name_len, mod_len;
+	uint8_t bind, et;
+	uint64_t addr;
+	int ret;
+
+	while (fgets(line, sizeof(line), f)) {
+		(*lines)++;
+		if (!parse_line(line, &addr, &type, &name, &name_len, &module, &mod_len))
+			return -EINVAL;
+		*nonzero |= addr != 0;
+		if (ref && !*ref_found && (toupper((unsigned char)type) == 'T' ||
+					   toupper((unsigned char)type) == 'W') &&
+		    strlen(ref) == name_len && !memcmp(name, ref, name_len)) {
+			*ref_found = true;
+			*file_ref = addr;
+		}
+		/* perf skips ARM's mapping symbols, "$a", "$d" */
+		if (!kept_type(type) || name[0] == '$')
+			continue;
+		kallsyms_bind_type(type, &bind, &et);
+		ret = add_sym(b, addr, 0, name, name_len, module, mod_len, type, bind, et);
+		if (ret)
+			return ret;
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
+/**
+ * p2d_ksym_table_kallsyms - read a kallsyms file
+ * @path: the file
+ * @ref: the recording's reference symbol ("_text"), or NULL
+ * @ref_addr: its address in the recording
+ * @modules: the modules the recording maps, "name\0...\0\0", or NULL
+ * @t: set to the table
+ * @why: when the file cannot be used, set to why (one line)
+ * @why_len: size of @why
+ *
+ * Returns 0, or a negative errno with @why set.
+ */
+int p2d_ksym_table_kallsyms(const char *path, const char *ref, uint64_t ref_addr,
+			    const char *modules, struct p2d_ksym_table *t, char *why,
+			    size_t why_len)
+{
+	struct builder b = { 0 };
+	bool ref_found = false, nonzero = false;
+	unsigned long lines = 0;
+	uint64_t file_ref = 0;
+	FILE *f;
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	f = fopen(path, "re");
+	if (!f) {
+		ret = -errno;
+		snprintf(why, why_len, "%s: %s", path, strerror(errno));
+		return ret;
+	}
+	ret = read_kallsyms(f, &b, ref, &ref_found, &file_ref, &nonzero, &lines);
+	fclose(f);
+	if (ret == -EINVAL)
+		snprintf(why, why_len, "%s: line %lu is not \"ADDRESS TYPE SYMBOL\"", path, lines);
+	else if (ret)
+		snprintf(why, why_len, "%s: %s", path, strerror(-ret));
+	else if (!lines)
+		ret = -EINVAL, snprintf(why, why_len, "%s: the file is empty", path);
+	else if (!nonzero)
+		ret = -EACCES, snprintf(why, why_len, "%s: every address is 0 (hidden by"
+					" kernel.kptr_restrict)", path);
+	else if (ref && !ref_found)
+		ret = -EINVAL, snprintf(why, why_len, "%s has no %s symbol to place it", path, ref);
+	if (!ret)
+		ret = finish(&b, true, ref, ref_addr, ref_found, file_ref, modules, t);
+	free(b.r);
+	free(b.names);
+	return ret;
+}
+
+/* perf's dso__load_sym() filter: functions and objects, labels of code */
+static bool elf_kept(const GElf_Sym *sym, const GElf_Shdr *shdr, const char *name)
+{
+	int type = GELF_ST_TYPE(sym->st_info);
+
+	if (!sym->st_name || sym->st_shndx == SHN_UNDEF || !*name || name[0] == '$')
+		return false;
+	if (type == STT_FUNC || type == STT_GNU_IFUNC || type == STT_OBJECT)
+		return true;
+	return type == STT_NOTYPE && sym->st_shndx != SHN_ABS && shdr &&
+	       (shdr->sh_flags & SHF_EXECINSTR);
+}
+
+static char elf_letter(const GElf_Sym *sym)
+{
+	int bind = GELF_ST_BIND(sym->st_info), type = GELF_ST_TYPE(sym->st_info);
+	char c = type == STT_OBJECT ? 'd' : 't';
+
+	if (bind == STB_WEAK)
+		return type == STT_OBJECT ? 'V' : 'W';
+	return bind == STB_GLOBAL ? (char)toupper((unsigned char)c) : c;
+}
+
+static int read_symtab(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct builder *b,
+		       const char *ref, bool *ref_found, uint64_t *file_ref)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	size_t i, n = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
+	GElf_Shdr shdr, *ps;
+	GElf_Sym sym;
+	const char *name;
+	int ret;
+
+	for (i = 0; data && i < n; i++) {
+		if (!gelf_getsym(data, (int)i, &sym))
+			break;
+		name = elf_strptr(elf, sh->sh_link, sym.st_name);
+		if (!name)
+			continue;
+		ps = sym.st_shndx < SHN_LORESERVE &&
+		     gelf_getshdr(elf_getscn(elf, sym.st_shndx), &shdr) ? &shdr : NULL;
+		if (ref && !*ref_found && !strcmp(name, ref)) {
+			*ref_found = true;
+			*file_ref = sym.st_value;
+		}
+		if (!elf_kept(&sym, ps, name))
+			continue;
+		ret = add_sym(b, sym.st_value, sym.st_size, name, strlen(name), NULL, 0,
+			      elf_letter(&sym), (uint8_t)GELF_ST_BIND(sym.st_info),
+			      (uint8_t)GELF_ST_TYPE(sym.st_info));
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/**
+ * p2d_ksym_table_vmlinux - read a vmlinux's symbol table
+ * @elf: the file, opened with libelf
+ * @ref: the recording's reference symbol ("_text"), or NULL
+ * @ref_addr: its address in the recording
+ * @t: set to the table
+ * @why: when the file cannot be used, set to why (one line)
+ * @why_len: size of @why
+ *
+ * Returns 0, or a negative errno with @why set.
+ */
+int p2d_ksym_table_vmlinux(Elf *elf, const char *ref, uint64_t ref_addr,
+			   struct p2d_ksym_table *t, char *why, size_t why_len)
+{
+	struct builder b = { 0 };
+	bool ref_found = false;
+	uint64_t file_ref = 0;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	int ret = 0;
+
+	memset(t, 0, sizeof(*t));
+	while (!ret && (scn = elf_nextscn(elf, scn))) {
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+			ret = read_symtab(elf, scn, &sh, &b, ref, &ref_found, &file_ref);
+	}
+	if (ret)
+		snprintf(why, why_len, "its symbol table: %s", strerror(-ret));
+	else if (!b.nr)
+		ret = -ENOENT, snprintf(why, why_len, "it has no symbol table");
+	else if (ref && !ref_found)
+		ret = -EINVAL, snprintf(why, why_len, "it has no %s symbol to place it", ref);
+	if (!ret)
+		ret = finish(&b, false, ref, ref_addr, ref_found, file_ref, NULL, t);
+	free(b.r);
+	free(b.names);
+	return ret;
+}
+
+/**
+ * p2d_ksym_table_find - the symbol perf names @addr after
+ * @t: the table
+ * @addr: a kernel address
+ *
+ * Returns its index, or -1 when perf names no symbol there.
+ */
+int64_t p2d_ksym_table_find(const struct p2d_ksym_table *t, uint64_t addr)
+{
+	uint32_t lo = 0, hi = t->nr, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (t->s[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || addr >= t->s[lo - 1].end)
+		return -1;
+	return lo - 1;
+}
+
+/**
+ * p2d_ksym_table_release - free what a table holds
+ * @t: the table
+ */
+void p2d_ksym_table_release(struct p2d_ksym_table *t)
+{
+	free(t->s);
+	free(t->names);
+	memset(t, 0, sizeof(*t));
+}

@@ -1,0 +1,464 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Kernel symbols for the trace.dat: only those its kernel addresses need.
+ *
+ * While the recording is read, every kernel address the trace.dat will
+ * hold goes into a set: the kernel frames of call chains, the ips of
+ * samples taken in the kernel, and the tracepoint fields their formats
+ * print as symbols (%pS, %ps, %pF, %pf, %pB). At the end the symbol source
+ * is chosen (ksyms-source.c) and read as perf reads it (ksyms-table.c), and
+ * each address is looked up as perf looks it up. The kallsyms section then
+ * holds each symbol an address falls in, and where that symbol ends (unless
+ * another one it needs starts there) an entry "[unknown]": trace-cmd names
+ * an address after the closest symbol below it, so without that end an
+ * address past the symbol, one perf names no symbol for, would get its
+ * name. perf prints "[unknown]" for such an address too.
+ *
+ * Memory: the set holds at most MAX_ADDRS addresses; past that every
+ * symbol of the table is written (still with their ends), as correct and
+ * larger.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+
+#include "ksyms.h"
+
+#define MAX_ADDRS	(1u << 20)
+#define MAX_FIELDS	4		/* symbol fields of one event, at most */
+#define UNKNOWN		"[unknown]"
+
+/* A tracepoint field printed as a symbol */
+struct sym_field {
+	uint16_t	offset;
+	uint8_t		size;
+};
+
+struct p2d_ksyms {
+	struct p2d_ksyms_conf	conf;
+	uint64_t		*set;		/* open addressing; 0 is empty */
+	uint32_t		set_size;	/* a power of two */
+	uint32_t		nr;
+	bool			overflow;
+	uint64_t		recent[64];	/* addresses added lately, by low bits */
+	struct p2d_bid		kernel;
+	char			ref[64];	/* the reference symbol, "_text" */
+	uint64_t		ref_addr;
+	char			*modules;	/* "a\0b\0\0" */
+	size_t			modules_len;
+	struct sym_field	(*fields)[MAX_FIELDS];	/* by event id, NULL until formats */
+	uint8_t			*has_fields;		/* bitmap by event id */
+};
+
+/**
+ * p2d_ksyms_new - start gathering kernel addresses
+ * @conf: where the symbols may come from (copied; its strings must stay)
+ *
+ * Returns the state, or NULL when out of memory.
+ */
+struct p2d_ksyms *p2d_ksyms_new(const struct p2d_ksyms_conf *conf)
+{
+	struct p2d_ksyms *k = calloc(1, sizeof(*k));
+
+	if (!k)
+		return NULL;
+	k->conf = *conf;
+	return k;
+}
+
+/**
+ * p2d_ksyms_free - free it
+ * @k: the state, may be NULL
+ */
+void p2d_ksyms_free(struct p2d_ksyms *k)
+{
+	if (!k)
+		return;
+	free(k->set);
+	free(k->modules);
+	free(k->fields);
+	free(k->has_fields);
+	free(k);
+}
+
+static uint32_t hash_addr(uint64_t a)
+{
+	return (uint32_t)((a * 0x9e3779b97f4a7c15ull) >> 32);
+}
+
+static int grow(struct p2d_ksyms *k)
+{
+	uint32_t n = k->set_size ? k->set_size * 2 : 4096, i, j;
+	uint64_t *set = calloc(n, sizeof(*set));
+
+	if (!set)
+		return -ENOMEM;
+	for (i = 0; i < k->set_size; i++) {
+		if (!k->set[i])
+			continue;
+		for (j = hash_addr(k->set[i]) & (n - 1); set[j]; j = (j + 1) & (n - 1))
+			;
+		set[j] = k->set[i];
+	}
+	free(k->set);
+	k->set = set;
+	k->set_size = n;
+	return 0;
+}
+
+/**
+ * p2d_ksyms_add - the trace.dat holds this kernel address
+ * @k: the state
+ * @addr: the address
+ *
+ * Returns 0 or -ENOMEM.
+ */
+int p2d_ksyms_add(struct p2d_ksyms *k, uint64_t addr)
+{
+	uint64_t *recent = &k->recent[addr % 64];
+	uint32_t j;
+
+	if (!addr || *recent == addr || k->overflow)
+		return 0;
+	*recent = addr;
+	if ((k->nr + 1) * 2 > k->set_size) {
+		if (k->nr >= MAX_ADDRS) {
+			k->overflow = true;
+			return 0;
+		}
+		if (grow(k))
+			return -ENOMEM;
+	}
+	for (j = hash_addr(addr) & (k->set_size - 1); k->set[j]; j = (j + 1) & (k->set_size - 1))
+		if (k->set[j] == addr)
+			return 0;
+	k->set[j] = addr;
+	k->nr++;
+	return 0;
+}
+
+/**
+ * p2d_ksyms_kernel_id - the recording's kernel build id
+ * @k: the state
+ * @id: the build id
+ * @size: its bytes
+ */
+void p2d_ksyms_kernel_id(struct p2d_ksyms *k, const uint8_t *id, uint8_t size)
+{
+	if (!size || size > P2D_BUILD_ID_MAX)
+		return;
+	memcpy(k->kernel.id, id, size);
+	k->kernel.size = size;
+}
+
+/* perf's name of a module from its file: /lib/.../nf-tables.ko.xz -> nf_tables */
+static void add_module(struct p2d_ksyms *k, const char *file)
+{
+	const char *base = strrchr(file, '/');
+	size_t n, i;
+	char *m;
+
+	base = base ? base + 1 : file;
+	if (base[0] == '[') {
+		base++;
+		n = strcspn(base, "]");
+	} else {
+		n = strcspn(base, ".");
+	}
+	if (!n || n > 255 || k->modules_len > (1u << 20))
+		return;
+	m = realloc(k->modules, k->modules_len + n + 2);
+	if (!m)
+		return;
+	for (i = 0; i < n; i++)
+		m[k->modules_len + i] = base[i] == '-' ? '_' : base[i];
+	m[k->modules_len + n] = '\0';
+	m[k->modules_len + n + 1] = '\0';
+	k->modules = m;
+	k->modules_len += n + 1;
+}
+
+/**
+ * p2d_ksyms_kernel_map - a mapping of the kernel the recording has
+ * @k: the state
+ * @file: "[kernel.kallsyms]_text" (the kernel, @pgoff the address of
+ *	its _text), or a module's file
+ * @pgoff: the record's pgoff
+ */
+void p2d_ksyms_kernel_map(struct p2d_ksyms *k, const char *file, uint64_t pgoff)
+{
+	static const char kernel[] = "[kernel.kallsyms]";
+
+	if (!strncmp(file, kernel, sizeof(kernel) - 1)) {
+		if (file[sizeof(kernel) - 1] && strlen(file + sizeof(kernel) - 1) < sizeof(k->ref)) {
+			snprintf(k->ref, sizeof(k->ref), "%s", file + sizeof(kernel) - 1);
+			k->ref_addr = pgoff;
+		}
+		return;
+	}
+	if (strncmp(file, "[guest.kernel", 13))
+		add_module(k, file);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Tracepoint fields printed as symbols                                     */
+
+/* The next conversion of @fmt: is it a symbol one? NULL at the end */
+static const char *next_conversion(const char *fmt, int *args, bool *symbol)
+{
+	const char *p;
+
+	for (p = fmt; (p = strchr(p, '%')); p += 2) {
+		if (p[1] != '%')
+			break;
+	}
+	if (!p)
+		return NULL;
+	*args = 1;
+	for (p++; *p && strchr("-+ #0", *p); p++)
+		;
+	for (; *p && (strchr("0123456789.", *p) || *p == '*'); p++)
+		*args += *p == '*';
+	while (*p && strchr("hlLqjzt", *p))
+		p++;
+	*symbol = *p == 'p' && p[1] && strchr("sSfFB", p[1]);
+	return *p ? p + 1 : p;
+}
+
+static void add_field(struct p2d_ksyms *k, int id, const struct tep_format_field *f)
+{
+	struct sym_field *s = k->fields[id];
+	int i;
+
+	if ((f->size != 4 && f->size != 8) || f->offset < 0 || f->offset > 65535)
+		return;
+	for (i = 0; i < MAX_FIELDS && s[i].size; i++)
+		;
+	if (i == MAX_FIELDS)
+		return;
+	s[i].offset = (uint16_t)f->offset;
+	s[i].size = (uint8_t)f->size;
+	k->has_fields[id / 8] |= (uint8_t)(1u << (id % 8));
+}
+
+static void scan_event(struct p2d_ksyms *k, struct tep_event *e)
+{
+	struct tep_print_arg *arg = e->print_fmt.args, *a;
+	const char *p = e->print_fmt.format;
+	bool symbol;
+	int n;
+
+	while (p && arg && (p = next_conversion(p, &n, &symbol))) {
+		while (--n > 0 && arg)
+			arg = arg->next;	/* a '*' width or precision */
+		if (!arg)
+			break;
+		for (a = arg; a && a->type == TEP_PRINT_TYPE; a = a->typecast.item)
+			;
+		if (symbol && a && a->type == TEP_PRINT_FIELD) {
+			if (!a->field.field)
+				a->field.field = tep_find_any_field(e, a->field.name);
+			if (a->field.field)
+				add_field(k, e->id, a->field.field);
+		}
+		arg = arg->next;
+	}
+}
+
+/**
+ * p2d_ksyms_formats - find the fields the event formats print as symbols
+ * @k: the state
+ * @tep: the formats
+ *
+ * Returns 0 or -ENOMEM.
+ */
+int p2d_ksyms_formats(struct p2d_ksyms *k, struct tep_handle *tep)
+{
+	struct tep_event **events = tep_list_events(tep, TEP_EVENT_SORT_ID);
+	int i;
+
+	if (!k->fields) {
+		k->fields = calloc(65536, sizeof(*k->fields));
+		k->has_fields = calloc(65536 / 8, 1);
+		if (!k->fields || !k->has_fields)
+			return -ENOMEM;
+	}
+	for (i = 0; events && events[i]; i++)
+		if (events[i]->id >= 0 && events[i]->id < 65536)
+			scan_event(k, events[i]);
+	return 0;
+}
+
+/**
+ * p2d_ksyms_payload - a tracepoint payload the trace.dat holds
+ * @k: the state
+ * @data: the payload, in this host's byte order
+ * @len: its bytes
+ */
+void p2d_ksyms_payload(struct p2d_ksyms *k, const uint8_t *data, uint32_t len)
+{
+	uint16_t id;
+	int i;
+
+	if (!k->has_fields || len < 2)
+		return;
+	id = p2d_get16(data, false);
+	if (!(k->has_fields[id / 8] & (1u << (id % 8))))
+		return;
+	for (i = 0; i < MAX_FIELDS && k->fields[id][i].size; i++) {
+		const struct sym_field *f = &k->fields[id][i];
+
+		if ((uint32_t)f->offset + f->size > len)
+			continue;
+		p2d_ksyms_add(k, f->size == 8 ? p2d_get64(data + f->offset, false) :
+			      p2d_get32(data + f->offset, false));
+	}
+}
+
+/* ------------------------------------------------------------------------ */
+/* The kallsyms section                                                     */
+
+static int load(struct p2d_ksyms *k, const struct p2d_ksym_source *src,
+		struct p2d_ksym_table *t, char *why, size_t why_len)
+{
+	const char *ref = k->ref[0] ? k->ref : NULL;
+	int fd, ret;
+	Elf *elf;
+
+	if (!src->is_elf)
+		return p2d_ksym_table_kallsyms(src->path, ref, k->ref_addr, k->modules, t, why,
+					       why_len);
+	fd = open(src->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		snprintf(why, why_len, "%s: %s", src->path, strerror(errno));
+		return ret;
+	}
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		snprintf(why, why_len, "%s: not an ELF file", src->path);
+		ret = -ENOEXEC;
+	} else {
+		ret = p2d_ksym_table_vmlinux(elf, ref, k->ref_addr, t, why, why_len);
+	}
+	elf_end(elf);
+	close(fd);
+	return ret;
+}
+
+/* Mark the symbol of each address; returns how many addresses got one */
+static uint64_t mark(const struct p2d_ksyms *k, const struct p2d_ksym_table *t, uint8_t *need)
+{
+	uint64_t named = 0;
+	uint32_t i;
+	int64_t s;
+
+	for (i = 0; i < t->nr && k->overflow; i++)
+		need[i / 8] |= (uint8_t)(1u << (i % 8));
+	for (i = 0; i < k->set_size; i++) {
+		if (!k->set[i] || (s = p2d_ksym_table_find(t, k->set[i])) < 0)
+			continue;
+		need[s / 8] |= (uint8_t)(1u << (s % 8));
+		named++;
+	}
+	return named;
+}
+
+static bool needed(const uint8_t *need, uint32_t i)
+{
+	return need[i / 8] & (1u << (i % 8));
+}
+
+/* Each needed symbol, and where it ends unless the next one starts there */
+static int write_text(const struct p2d_ksym_table *t, const uint8_t *need,
+		      struct p2d_ksyms_out *out)
+{
+	const struct p2d_ksym *s;
+	size_t size = 0;
+	uint32_t i, j;
+	FILE *f;
+
+	f = open_memstream(&out->text, &size);
+	if (!f)
+		return -ENOMEM;
+	for (i = 0; i < t->nr; i++) {
+		if (!needed(need, i))
+			continue;
+		s = &t->s[i];
+		fprintf(f, "%016llx %c %s", (unsigned long long)s->start, s->type,
+			t->names + s->name);
+		if (s->module)
+			fprintf(f, "\t[%s]", t->names + s->module);
+		fputc('\n', f);
+		out->nr++;
+		for (j = i + 1; j < t->nr && !needed(need, j); j++)
+			;
+		if (j < t->nr && t->s[j].start <= s->end)
+			continue;	/* the next symbol it needs bounds it */
+		fprintf(f, "%016llx t " UNKNOWN "\n", (unsigned long long)s->end);
+	}
+	if (fclose(f)) {
+		free(out->text);
+		out->text = NULL;
+		return -ENOMEM;
+	}
+	out->len = size;
+	return 0;
+}
+
+/**
+ * p2d_ksyms_finish - choose the symbols and write the kallsyms section
+ * @k: the state, every address added
+ * @d: diagnostics (a source that cannot be used is warned about)
+ * @m: the recording's metadata (its kernel release)
+ * @out: set to the section and where it came from
+ *
+ * Without a source there is no section, and no error.
+ *
+ * Returns 0 or -ENOMEM.
+ */
+int p2d_ksyms_finish(struct p2d_ksyms *k, struct p2d_diag *d, const struct p2d_meta *m,
+		     struct p2d_ksyms_out *out)
+{
+	struct p2d_ksym_source src;
+	struct p2d_ksym_table t;
+	char why[512];
+	uint8_t *need;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	out->addrs = k->nr;
+	if (!k->nr && !k->overflow) {
+		snprintf(out->source, sizeof(out->source), "none needed");
+		return 0;
+	}
+	p2d_ksym_source_find(&k->conf, &k->kernel, m->osrelease, &src);
+	if (!src.found) {
+		snprintf(out->source, sizeof(out->source), "%s", src.why);
+		if (src.warn)
+			p2d_warn(d, P2D_NO_OFFSET, "kernel symbols: %s", src.why);
+		return 0;
+	}
+	ret = load(k, &src, &t, why, sizeof(why));
+	if (ret) {
+		free(src.path);
+		snprintf(out->source, sizeof(out->source), "none: %.500s", why);
+		p2d_warn(d, P2D_NO_OFFSET, "kernel symbols: %s: not used", why);
+		return ret == -ENOMEM ? ret : 0;
+	}
+	snprintf(out->source, sizeof(out->source), "%s", src.path);
+	free(src.path);
+	need = calloc(t.nr / 8 + 1, 1);
+	if (!need) {
+		p2d_ksym_table_release(&t);
+		return -ENOMEM;
+	}
+	out->named = mark(k, &t, need);
+	ret = write_text(&t, need, out);
+	free(need);
+	p2d_ksym_table_release(&t);
+	return ret;
+}

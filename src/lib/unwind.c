@@ -1,0 +1,535 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * DWARF unwinding of user stacks with elfutils' libdwfl, the way perf's
+ * unwind-libdw.c does it: each map the unwinding reaches is reported as an
+ * ELF module at the map's start less its file offset; memory reads are
+ * served from the sample's copy of the stack, or else from the mapped
+ * file; the first frame is the sample's instruction pointer, the others
+ * the return addresses less one (dwfl_frame_pc()'s activation rule), at
+ * most P2D_UNWIND_MAX of them.
+ *
+ * Files: a map's file is the recorded path (under --symfs DIR when given),
+ * or perf's build-id cache (.build-id/xx/yyyy), of the machine the
+ * recording says; when the recording gives the file's build id (MMAP2 or
+ * HEADER_BUILD_ID), a file of another build id is not used, so a file
+ * changed since the recording gives no frame rather than a wrong one. The
+ * unwinding stops where a file is missing: the frames before are right.
+ * Separate debug information (.debug_frame) is looked for in
+ * /usr/lib/debug/.build-id, under --symfs too.
+ *
+ * What stays between samples: one Dwfl per process (at most MAX_PROCS, the
+ * least used goes), made again when the process's maps change, so each
+ * file's call frame information is read once per process; and the files,
+ * at most MAX_OPEN open.
+ */
+#include <elfutils/libdwfl.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "elfid.h"
+#include "unwind.h"
+
+#define MAX_PROCS	16
+#define MAX_OPEN	64
+
+enum obj_state { OBJ_UNKNOWN, OBJ_OK, OBJ_MISSING };
+
+/* A mapped file, as found here */
+struct obj {
+	uint8_t		state;
+	int		fd;
+	char		*path;
+	uint64_t	used;
+	uint16_t	machine;
+};
+
+struct p2d_unwinder;
+
+/* A process being unwound: its Dwfl, attached to it */
+struct proc {
+	struct p2d_unwinder		*u;
+	uint32_t			pid;
+	uint64_t			gen;
+	uint64_t			used;
+	const struct p2d_uw_arch	*arch;
+	Dwfl				*dwfl;
+	Elf				*arch_elf;	/* says the machine to dwfl_attach_state() */
+	char				ehdr[64];
+};
+
+struct p2d_unwinder {
+	struct p2d_unwind_conf		conf;
+	Dwfl_Callbacks			cb;
+	char				*debuginfo_path;
+	struct obj			*objs;
+	uint32_t			nr_objs;
+	uint32_t			open;
+	uint64_t			clock;
+	struct proc			procs[MAX_PROCS];
+	/* the sample being unwound */
+	const struct p2d_maps		*maps;
+	const struct p2d_dsos		*dsos;
+	const struct p2d_uw_sample	*s;
+	uint64_t			sp;
+	uint64_t			*frames;
+	uint32_t			n;
+	bool				stopped_short;
+};
+
+/* ------------------------------------------------------------------------ */
+/* Files                                                                    */
+
+static void obj_close(struct p2d_unwinder *u, struct obj *o)
+{
+	if (o->fd >= 0) {
+		close(o->fd);
+		u->open--;
+	}
+	o->fd = -1;
+	free(o->path);
+	o->path = NULL;
+	o->state = OBJ_UNKNOWN;
+}
+
+/* Keep at most MAX_OPEN files open: the least used is closed */
+static void limit_open(struct p2d_unwinder *u)
+{
+	struct obj *old = NULL;
+	uint32_t i;
+
+	if (u->open < MAX_OPEN)
+		return;
+	for (i = 0; i < u->nr_objs; i++)
+		if (u->objs[i].fd >= 0 && (!old || u->objs[i].used < old->used))
+			old = &u->objs[i];
+	if (old)
+		obj_close(u, old);
+}
+
+/* Is the file at @fd an ELF file of @machine with the build id @bid (if known)? */
+static bool usable(int fd, int machine, const struct p2d_bid *bid)
+{
+	struct p2d_bid file;
+	GElf_Ehdr eh;
+	bool ok;
+	Elf *elf;
+
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	ok = elf && elf_kind(elf) == ELF_K_ELF && gelf_getehdr(elf, &eh) && eh.e_machine == machine;
+	if (ok && bid->size)
+		ok = !p2d_elf_build_id(elf, &file) && p2d_bid_equal(bid, &file);
+	elf_end(elf);
+	return ok;
+}
+
+static bool try_path(struct p2d_unwinder *u, struct obj *o, char *path, int machine,
+		     const struct p2d_bid *bid)
+{
+	int fd;
+
+	if (!path)
+		return false;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0 && usable(fd, machine, bid)) {
+		limit_open(u);
+		o->fd = fd;
+		o->path = path;
+		o->state = OBJ_OK;
+		o->machine = (uint16_t)machine;
+		u->open++;
+		return true;
+	}
+	if (fd >= 0)
+		close(fd);
+	free(path);
+	return false;
+}
+
+/* The file of mapped file @index, for a process of @machine; NULL when none here */
+static struct obj *object(struct p2d_unwinder *u, uint32_t index, int machine)
+{
+	const struct p2d_dso *d = p2d_dsos_at(u->dsos, index);
+	char hex[2 * P2D_BUILD_ID_MAX + 1], *path;
+	struct p2d_bid bid = { .size = 0 };
+	struct obj *o;
+
+	if (!d)
+		return NULL;
+	if (index >= u->nr_objs) {
+		uint32_t n = index + 64, i;
+
+		o = realloc(u->objs, n * sizeof(*o));
+		if (!o)
+			return NULL;
+		for (i = u->nr_objs; i < n; i++)
+			o[i] = (struct obj){ .fd = -1 };
+		u->objs = o;
+		u->nr_objs = n;
+	}
+	o = &u->objs[index];
+	o->used = ++u->clock;
+	if (o->state == OBJ_OK)
+		return o->machine == machine ? o : NULL;
+	if (o->state == OBJ_MISSING)
+		return NULL;
+	if (d->id_size) {
+		memcpy(bid.id, d->id, d->id_size);
+		bid.size = d->id_size;
+	}
+	if (d->file[0] == '/' && try_path(u, o, p2d_path_join(u->conf.symfs, d->file), machine,
+					  &bid))
+		return o;
+	p2d_build_id_hex(bid.id, bid.size, hex);
+	if (bid.size && u->conf.buildid_dir &&
+	    asprintf(&path, "%s/.build-id/%.2s/%s", u->conf.buildid_dir, hex, hex + 2) >= 0 &&
+	    try_path(u, o, path, machine, &bid))
+		return o;
+	o->state = OBJ_MISSING;
+	return NULL;
+}
+
+/* Separate debug information: /usr/lib/debug/.build-id/xx/yyyy.debug */
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			  Dwarf_Addr base, const char *file_name, const char *debuglink_file,
+			  GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	struct p2d_unwinder *u = *userdata;
+	const unsigned char *bits;
+	char hex[2 * P2D_BUILD_ID_MAX + 1], rel[128], *path;
+	GElf_Addr vaddr;
+	int len, fd;
+
+	(void)modname;
+	(void)base;
+	(void)file_name;
+	(void)debuglink_file;
+	(void)debuglink_crc;
+	len = dwfl_module_build_id(mod, &bits, &vaddr);
+	if (!u || len <= 0 || len > P2D_BUILD_ID_MAX)
+		return -1;
+	p2d_build_id_hex(bits, (uint8_t)len, hex);
+	snprintf(rel, sizeof(rel), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
+	path = p2d_path_join(u->conf.symfs, rel);
+	fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	if (fd < 0) {
+		free(path);
+		return -1;
+	}
+	*debuginfo_file_name = path;
+	return fd;
+}
+
+/* ------------------------------------------------------------------------ */
+/* libdwfl's callbacks                                                      */
+
+/* The module of @pc, reported now if its map's file is here */
+static Dwfl_Module *report(struct proc *p, Dwarf_Addr pc)
+{
+	struct p2d_unwinder *u = p->u;
+	Dwfl_Module *mod = dwfl_addrmodule(p->dwfl, pc);
+	const struct p2d_map *map;
+	const char *name;
+	void **userdata;
+	struct obj *o;
+	int fd;
+
+	if (mod)
+		return mod;
+	map = p2d_maps_find(u->maps, p->pid, pc);
+	if (!map)
+		return NULL;
+	o = object(u, map->dso, p->arch->machine);
+	if (!o) {
+		u->stopped_short = true;
+		return NULL;
+	}
+	fd = fcntl(o->fd, F_DUPFD_CLOEXEC, 0);
+	if (fd < 0)
+		return NULL;
+	name = strrchr(o->path, '/');
+	dwfl_report_begin_add(p->dwfl);
+	mod = dwfl_report_elf(p->dwfl, name ? name + 1 : o->path, o->path, fd,
+			      map->start - map->pgoff, false);
+	dwfl_report_end(p->dwfl, NULL, NULL);
+	if (!mod) {
+		close(fd);
+		return NULL;
+	}
+	dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
+	*userdata = u;
+	return dwfl_addrmodule(p->dwfl, pc) == mod ? mod : NULL;
+}
+
+static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
+{
+	if (*thread_argp)
+		return 0;
+	*thread_argp = arg;
+	return dwfl_pid(dwfl);
+}
+
+static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
+{
+	(void)dwfl;
+	(void)tid;
+	*thread_argp = arg;
+	return true;
+}
+
+/*
+ * Byte @i of the stack copy as the kernel wrote it: perf swaps a sample of
+ * the other byte order as u64 words (perf_event__all64_swap()), so a file
+ * of the other order than its machine's holds the stack that way.
+ */
+static uint8_t stack_byte(const struct p2d_unwinder *u, uint64_t i)
+{
+	return u->s->stack[u->s->swap ? (i & ~7ull) | (7 - (i & 7)) : i];
+}
+
+static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	struct proc *p = arg;
+	struct p2d_unwinder *u = p->u;
+	unsigned int w = p->arch->word, i;
+	const struct p2d_map *map;
+	uint8_t buf[8];
+	struct obj *o;
+
+	(void)dwfl;
+	if (addr + w < addr)
+		return false;
+	if (addr >= u->sp && u->s->stack_size >= w && addr - u->sp <= u->s->stack_size - w) {
+		for (i = 0; i < w; i++)
+			buf[i] = stack_byte(u, addr - u->sp + i);
+	} else {
+		map = p2d_maps_find(u->maps, p->pid, addr);
+		o = map ? object(u, map->dso, p->arch->machine) : NULL;
+		if (!o || addr + w > map->end ||
+		    pread(o->fd, buf, w, (off_t)(addr - map->start + map->pgoff)) != (ssize_t)w)
+			return false;
+	}
+	*result = 0;
+	for (i = w; i-- > 0;)
+		*result = *result << 8 | buf[i];	/* the little-endian machines we unwind */
+	return true;
+}
+
+static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
+{
+	struct proc *p = arg;
+	const struct p2d_uw_arch *a = p->arch;
+	Dwarf_Word regs[32];
+	uint64_t v, mask = a->word == 4 ? 0xffffffffull : ~0ull;
+	unsigned int i;
+
+	for (i = 0; i < a->nr_dwarf; i++)
+		regs[i] = a->dwarf[i] >= 0 && p2d_uw_reg(p->u->s, a->dwarf[i], &v) ? v & mask : 0;
+	if (a->pc_apart) {
+		if (!p2d_uw_reg(p->u->s, a->perf_ip, &v))
+			return false;
+		dwfl_thread_state_register_pc(thread, v & mask);
+	}
+	return dwfl_thread_state_registers(thread, 0, a->nr_dwarf, regs);
+}
+
+static const Dwfl_Thread_Callbacks thread_callbacks = {
+	.next_thread		= next_thread,
+	.get_thread		= get_thread,
+	.memory_read		= memory_read,
+	.set_initial_registers	= set_initial_registers,
+};
+
+static int frame(Dwfl_Frame *state, void *arg)
+{
+	struct proc *p = arg;
+	struct p2d_unwinder *u = p->u;
+	bool activation;
+	Dwarf_Addr pc;
+
+	if (!dwfl_frame_pc(state, &pc, NULL))
+		return DWARF_CB_ABORT;
+	/* the module first: whether a frame is an activation depends on it */
+	report(p, pc);
+	if (!dwfl_frame_pc(state, &pc, &activation))
+		return DWARF_CB_ABORT;
+	if (!activation)
+		pc--;
+	if (pc)
+		u->frames[u->n++] = pc;
+	return u->n >= P2D_UNWIND_MAX ? DWARF_CB_ABORT : DWARF_CB_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Processes                                                                */
+
+static void proc_release(struct proc *p)
+{
+	if (p->dwfl)
+		dwfl_end(p->dwfl);
+	if (p->arch_elf)
+		elf_end(p->arch_elf);
+	p->dwfl = NULL;
+	p->arch_elf = NULL;
+	p->pid = 0;
+	p->used = 0;
+}
+
+/* An ELF header of @a's machine: what dwfl_attach_state() reads the machine from */
+static Elf *arch_elf(struct proc *p, const struct p2d_uw_arch *a)
+{
+	bool is64 = a->elfclass == ELFCLASS64;
+	uint16_t v16;
+	uint32_t v32 = 1;
+
+	memset(p->ehdr, 0, sizeof(p->ehdr));
+	memcpy(p->ehdr, ELFMAG, SELFMAG);
+	p->ehdr[EI_CLASS] = (char)a->elfclass;
+	p->ehdr[EI_DATA] = ELFDATA2LSB;
+	p->ehdr[EI_VERSION] = EV_CURRENT;
+	v16 = ET_EXEC;
+	memcpy(p->ehdr + 16, &v16, 2);
+	v16 = (uint16_t)a->machine;
+	memcpy(p->ehdr + 18, &v16, 2);
+	memcpy(p->ehdr + 20, &v32, 4);
+	v16 = is64 ? 64 : 52;
+	memcpy(p->ehdr + (is64 ? 52 : 40), &v16, 2);
+	return elf_memory(p->ehdr, is64 ? 64 : 52);
+}
+
+/* The Dwfl of process @pid with its maps as they are now */
+static struct proc *proc_get(struct p2d_unwinder *u, uint32_t pid, const struct p2d_uw_arch *a)
+{
+	uint64_t gen = p2d_maps_generation(u->maps, pid);
+	struct proc *p = NULL, *old = &u->procs[0];
+	unsigned int i;
+
+	for (i = 0; i < MAX_PROCS; i++) {
+		if (u->procs[i].dwfl && u->procs[i].pid == pid) {
+			p = &u->procs[i];
+			break;
+		}
+		if (u->procs[i].used < old->used)
+			old = &u->procs[i];
+	}
+	if (p && (p->gen != gen || p->arch != a))
+		proc_release(p);
+	else if (p)
+		goto out;
+	if (!p) {
+		p = old;
+		proc_release(p);
+	}
+	p->u = u;
+	p->pid = pid;
+	p->gen = gen;
+	p->arch = a;
+	p->dwfl = dwfl_begin(&u->cb);
+	p->arch_elf = p->dwfl ? arch_elf(p, a) : NULL;
+	if (!p->arch_elf || !dwfl_attach_state(p->dwfl, p->arch_elf, (pid_t)pid,
+					       &thread_callbacks, p)) {
+		proc_release(p);
+		return NULL;
+	}
+out:
+	p->used = ++u->clock;
+	return p;
+}
+
+/* ------------------------------------------------------------------------ */
+
+/**
+ * p2d_unwinder_new - an unwinder of user stacks
+ * @conf: where files come from (its strings are copied)
+ *
+ * Returns it, or NULL when out of memory.
+ */
+struct p2d_unwinder *p2d_unwinder_new(const struct p2d_unwind_conf *conf)
+{
+	struct p2d_unwinder *u = calloc(1, sizeof(*u));
+
+	if (!u)
+		return NULL;
+	elf_version(EV_CURRENT);
+	u->conf.symfs = conf->symfs ? strdup(conf->symfs) : NULL;
+	u->conf.buildid_dir = conf->buildid_dir ? strdup(conf->buildid_dir) : NULL;
+	u->conf.arch = conf->arch ? strdup(conf->arch) : NULL;
+	u->cb.find_debuginfo = find_debuginfo;
+	u->cb.section_address = dwfl_offline_section_address;
+	u->cb.debuginfo_path = &u->debuginfo_path;
+	if ((conf->symfs && !u->conf.symfs) || (conf->buildid_dir && !u->conf.buildid_dir) ||
+	    (conf->arch && !u->conf.arch)) {
+		p2d_unwinder_free(u);
+		return NULL;
+	}
+	return u;
+}
+
+/**
+ * p2d_unwinder_free - free it, closing its files
+ * @u: the unwinder, may be NULL
+ */
+void p2d_unwinder_free(struct p2d_unwinder *u)
+{
+	uint32_t i;
+
+	if (!u)
+		return;
+	for (i = 0; i < MAX_PROCS; i++)
+		proc_release(&u->procs[i]);
+	for (i = 0; i < u->nr_objs; i++)
+		obj_close(u, &u->objs[i]);
+	free(u->objs);
+	free((char *)u->conf.symfs);
+	free((char *)u->conf.buildid_dir);
+	free((char *)u->conf.arch);
+	free(u);
+}
+
+/**
+ * p2d_unwind - unwind the user stack of a sample
+ * @u: the unwinder
+ * @maps: the processes' maps, as they are at the sample's time
+ * @dsos: the files they map
+ * @s: the sample
+ * @frames: set to the frames, innermost first (room for P2D_UNWIND_MAX)
+ * @n: set to how many
+ * @res: set to how far it went
+ *
+ * Returns 0 or -ENOMEM.
+ */
+int p2d_unwind(struct p2d_unwinder *u, const struct p2d_maps *maps, const struct p2d_dsos *dsos,
+	       const struct p2d_uw_sample *s, uint64_t *frames, uint32_t *n,
+	       enum p2d_uw_result *res)
+{
+	const struct p2d_uw_arch *a = p2d_uw_arch(u->conf.arch, s->abi);
+	struct proc *p;
+	uint64_t ip;
+
+	*n = 0;
+	*res = P2D_UW_SKIPPED;
+	if (!a || !p2d_uw_reg(s, a->perf_ip, &ip) ||
+	    !p2d_uw_reg(s, a->perf_sp, &u->sp))
+		return 0;
+	*res = P2D_UW_DONE;
+	u->maps = maps;
+	u->dsos = dsos;
+	u->s = s;
+	u->frames = frames;
+	u->n = 0;
+	u->stopped_short = false;
+	p = proc_get(u, s->pid, a);
+	if (!p) {
+		frames[(*n)++] = ip;	/* the sample's ip: always right */
+		return 0;
+	}
+	dwfl_getthread_frames(p->dwfl, (pid_t)s->tid, frame, p);
+	if (!u->n && ip)
+		frames[u->n++] = ip;
+	*n = u->n;
+	if (u->stopped_short)
+		*res = P2D_UW_SHORT;
+	u->s = NULL;
+	return 0;
+}
