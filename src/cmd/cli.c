@@ -488,10 +488,13 @@ static void stacks_line(const struct p2d_cli *cli, const struct p2d_summary *s)
 		       (unsigned long long)s->kernel_addrs);
 	else if (s->kernel_addrs)
 		printf("%s: kernel symbols: %s\n", cli->prog, s->symbol_source);
-	if (s->unwound || s->unwind_skipped)
-		printf("%s: user stacks unwound: %llu (%llu stop early at a missing or changed"
-		       " file, %llu left out)\n", cli->prog, (unsigned long long)s->unwound,
-		       (unsigned long long)s->unwind_short, (unsigned long long)s->unwind_skipped);
+	if (s->unwound)
+		printf("%s: user stacks unwound: %llu, %llu of them stop early at a file missing"
+		       " here or changed since the recording\n", cli->prog,
+		       (unsigned long long)s->unwound, (unsigned long long)s->unwind_short);
+	if (s->unwind_skipped)
+		printf("%s: user stacks not unwound: %llu (a machine this build cannot unwind)\n",
+		       cli->prog, (unsigned long long)s->unwind_skipped);
 }
 
 /**

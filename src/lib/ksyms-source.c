@@ -44,6 +44,7 @@ static int file_build_id(const char *path, struct p2d_bid *bid)
 	bid->size = 0;
 	if (fd < 0)
 		return -errno;
+	elf_version(EV_CURRENT);
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF)
 		ret = -ENOEXEC;

@@ -337,6 +337,7 @@ static int load(struct p2d_ksyms *k, const struct p2d_ksym_source *src,
 		snprintf(why, why_len, "%s: %s", src->path, strerror(errno));
 		return ret;
 	}
+	elf_version(EV_CURRENT);
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF) {
 		snprintf(why, why_len, "%s: not an ELF file", src->path);

@@ -13,7 +13,8 @@
  * recording says; when the recording gives the file's build id (MMAP2 or
  * HEADER_BUILD_ID), a file of another build id is not used, so a file
  * changed since the recording gives no frame rather than a wrong one. The
- * unwinding stops where a file is missing: the frames before are right.
+ * unwinding stops where a file is missing: the frames before are right;
+ * none when the file of the sample's own ip is missing, as in perf.
  * Separate debug information (.debug_frame) is looked for in
  * /usr/lib/debug/.build-id, under --symfs too.
  *
@@ -504,6 +505,7 @@ int p2d_unwind(struct p2d_unwinder *u, const struct p2d_maps *maps, const struct
 	       enum p2d_uw_result *res)
 {
 	const struct p2d_uw_arch *a = p2d_uw_arch(u->conf.arch, s->abi);
+	const struct p2d_map *map;
 	struct proc *p;
 	uint64_t ip;
 
@@ -519,6 +521,12 @@ int p2d_unwind(struct p2d_unwinder *u, const struct p2d_maps *maps, const struct
 	u->frames = frames;
 	u->n = 0;
 	u->stopped_short = false;
+	/* as perf: nothing when the file of the sample's own ip is not here */
+	map = p2d_maps_find(maps, s->pid, ip);
+	if (map && !object(u, map->dso, a->machine)) {
+		*res = P2D_UW_SHORT;
+		return 0;
+	}
 	p = proc_get(u, s->pid, a);
 	if (!p) {
 		frames[(*n)++] = ip;	/* the sample's ip: always right */

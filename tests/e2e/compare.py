@@ -28,6 +28,12 @@ trace.dat perf2dat made from it. The expectation comes from perf only:
   --stack-report FILE, `trace-cmd report -t` with its plugins as users run
   it (without them kernel_stack events print 8 callers only), which must
   list the same events as TRACE_CMD_REPORT_OUTPUT.
+- user stacks unwound (--unwound FILE: `perf script -F
+  pid,tid,cpu,time,event,ip,dso --ns --show-mmap-events --show-task-events`):
+  a sample perf unwinds from its stack copy (--call-graph dwarf: -D shows its
+  "ustack") has as user frames those perf script prints, made absolute
+  again from the mappings perf shows (perf prints a file's addresses
+  relative to it), in the same order.
 - side-band records (--sideband FILE: `perf script --show-task-events
   --show-mmap-events --show-switch-events --show-lost-events -F
   comm,tid,cpu,time --ns`, for a conversion with --all): each appears as a
@@ -64,6 +70,15 @@ DUMP_RE = re.compile(r'^(?:(?P<cpu>\d+) )?(?P<ts>\d+) 0x[0-9a-f]+ \[0x[0-9a-f]+\
                      r'PERF_RECORD_SAMPLE\(.*?\): (?P<pid>-?\d+)/(?P<tid>-?\d+): ')
 CHAIN_RE = re.compile(r'^\.\.\. FP chain: nr:(?P<nr>\d+)$')
 FRAME_RE = re.compile(r'^\.\.\.\.\.\s+\d+: (?P<ip>[0-9a-f]+)$')
+USTACK_RE = re.compile(r'^\.\.\. ustack: size (?P<size>\d+)')
+UNW_SAMPLE_RE = re.compile(r'^\s*(?P<pid>-?\d+)/(?P<tid>-?\d+)\s+\[(?P<cpu>\d+)\]\s+'
+                           r'(?P<ts>\d+\.\d{9}):\s+(?P<rest>.*)$')
+UNW_FRAME_RE = re.compile(r'^\s+(?P<ip>[0-9a-f]+) \((?P<dso>.*)\)$')
+UNW_MMAP_RE = re.compile(r'^PERF_RECORD_MMAP2? (?P<pid>-?\d+)/-?\d+: \[0x(?P<start>[0-9a-f]+)'
+                         r'\(0x(?P<len>[0-9a-f]+)\) @ (?:0x)?(?P<pgoff>[0-9a-f]+)[ \]].*\]: '
+                         r'(?P<prot>\S+) (?P<file>.*)$')
+UNW_FORK_RE = re.compile(r'^PERF_RECORD_FORK\((?P<pid>\d+):\d+\):\((?P<ppid>\d+):\d+\)$')
+UNW_EXEC_RE = re.compile(r'^PERF_RECORD_COMM exec: .*:(?P<pid>\d+)/\d+$')
 STACK_RE = re.compile(r'^\s*=> (?:.* \((?P<addr>[0-9a-f]+)\)|(?:0x)?(?P<hex>[0-9a-f]+))$')
 CONTEXT_MAX = 2**64 - 4095
 CONTEXT_KERNEL = 2**64 - 128
@@ -246,7 +261,11 @@ def split_chain(chain):
 
 
 def parse_chains(path):
-    """perf script -D: (cpu, ns, tid) -> the call chains of those samples, in order."""
+    """perf script -D: (cpu, ns, tid) -> the call chains of those samples, in order.
+
+    A chain of a sample with a user stack copy (--call-graph dwarf) is a
+    list whose attribute dwarf is True.
+    """
     chains = collections.defaultdict(collections.deque)
     cur, want = None, 0
     for n, line in numbered_lines(path):
@@ -259,14 +278,79 @@ def parse_chains(path):
             continue
         m = DUMP_RE.match(line)
         if m:
-            cur = []
+            cur = Chain()
             key = (int(m['cpu'] or 0), int(m['ts']), int(m['tid']))
             chains[key].append(cur)
             continue
         m = CHAIN_RE.match(line)
         if m and cur is not None:
             want = int(m['nr'])
+            continue
+        m = USTACK_RE.match(line)
+        if m and cur is not None and int(m['size']):
+            cur.dwarf = True
     return chains
+
+
+class Chain(list):
+    """A call chain, and whether its sample carries a user stack copy."""
+    dwarf = False
+
+
+def absolute(maps, pid, rel, dso):
+    """The address perf prints relative to @dso, in process @pid."""
+    if dso == '[unknown]':
+        return rel
+    for start, length, pgoff, file in reversed(maps.get(pid, [])):
+        if file == dso and pgoff <= rel < pgoff + length:
+            return start + rel - pgoff
+    return None
+
+
+def parse_unwound(path):
+    """perf script with the mappings: (cpu, ns, tid) -> user frames, absolute."""
+    out = collections.defaultdict(collections.deque)
+    maps = collections.defaultdict(list)
+    cur, pid = None, 0
+    for n, line in numbered_lines(path):
+        f = UNW_FRAME_RE.match(line)
+        if f and cur is not None:
+            ip = int(f['ip'], 16)
+            if f['dso'] == '[kernel.kallsyms]' or ip >= 2**63:
+                continue
+            a = absolute(maps, pid, ip, f['dso'])
+            if a is None:
+                fail_parse(path, n, f'a user frame of a file pid {pid} does not map', line)
+            cur.append(a)
+            continue
+        if not line.strip():
+            cur = None
+            continue
+        m = UNW_SAMPLE_RE.match(line)
+        if not m:
+            fail_parse(path, n, 'perf script sample or record', line)
+        rest, cur = m['rest'], None
+        r = UNW_MMAP_RE.match(rest)
+        if r:
+            if 'x' in r['prot']:
+                maps[int(r['pid'])].append((int(r['start'], 16), int(r['len'], 16),
+                                            int(r['pgoff'], 16), r['file']))
+            continue
+        r = UNW_FORK_RE.match(rest)
+        if r:
+            if r['pid'] != r['ppid']:
+                maps[int(r['pid'])] = list(maps.get(int(r['ppid']), []))
+            continue
+        r = UNW_EXEC_RE.match(rest)
+        if r:
+            maps[int(r['pid'])] = []
+            continue
+        if rest.startswith('PERF_RECORD_'):
+            continue
+        pid = int(m['pid'])
+        cur = []
+        out[(int(m['cpu']), ns(m['ts']), int(m['tid']))].append(cur)
+    return out
 
 
 def canonical_samples(events, names, with_addr):
@@ -294,13 +378,26 @@ def stacks_from(got, plugged, errors):
         a[6] = b[6]
 
 
-def attach_chains(events, chains, long_size):
-    """Each event's stacks; callers are the kernel's longs (4 bytes on 32-bit)."""
+def attach_chains(events, chains, long_size, unwound):
+    """Each event's stacks; callers are the kernel's longs (4 bytes on 32-bit).
+
+    The user part of a sample perf unwinds is what perf unwound (--unwound).
+    """
     mask = (1 << (8 * long_size)) - 1
     for e in events:
-        q = chains.get((e[0], e[1], e[2]))
+        key = (e[0], e[1], e[2])
+        q = chains.get(key)
         if q:
-            k, u = split_chain(q.popleft())
+            chain = q.popleft()
+            k, u = split_chain(chain)
+            uq = unwound.get(key) if unwound is not None else None
+            if chain.dwarf and unwound is not None:
+                if not uq:
+                    raise SystemExit(f'compare.py: --unwound has no sample of CPU {key[0]},'
+                                     f' time {fmt_ts(key[1])}, tid {key[2]}')
+                u = tuple(uq.popleft())	# perf's own user frames, then the unwound
+            elif uq:
+                uq.popleft()
             e[6] = (tuple(x & mask for x in k), tuple(x & mask for x in u))
 
 
@@ -493,6 +590,8 @@ def main():
     ap.add_argument('--sample-addr', action='store_true',
                     help='the --samples output has the addr field')
     ap.add_argument('--chains', help='perf script -D output: the call chains')
+    ap.add_argument('--unwound', help='perf script output of the unwound user stacks,'
+                    ' with the mappings')
     ap.add_argument('--stack-report', help='trace-cmd report -t output, with plugins')
     ap.add_argument('--sideband', help='perf script output with the side-band records')
     ap.add_argument('--records-only', action='store_true',
@@ -514,7 +613,8 @@ def main():
     want += samples
     want.sort(key=lambda e: e[1])	# both listings are in time order: merged
     if a.chains:
-        attach_chains(want, parse_chains(a.chains), a.long_size)
+        attach_chains(want, parse_chains(a.chains), a.long_size,
+                      parse_unwound(a.unwound) if a.unwound else None)
     got, drops, errors = parse_report(a.report)
     if a.stack_report:
         plugged, _, perrors = parse_report(a.stack_report)

@@ -34,10 +34,21 @@
 #   date_check=yes      (with convert_args=--tod) without --nodate, report shows
 #                       perf script's wall-clock time (-F tod) of the first
 #                       event, to the microsecond
+#   kallsyms=FILE       kernel symbols for both perf and perf2dat (in
+#                       tests/data); default none: perf gets an empty one,
+#                       perf2dat --kallsyms none
+#   root_setup=CMD      fill "$root", the --symfs root of both perf and
+#                       perf2dat (empty by default: no file of this host is
+#                       used for user stacks)
+#   root_for=perf       give that root to perf only (perf2dat gets an empty one)
+#   cache_setup=CMD     fill "$cache", perf's build-id cache for both (empty
+#                       by default)
+#   unwound=yes         compare the user frames of --call-graph dwarf samples
+#                       with those perf script unwinds (compare.py --unwound)
 set -u
 input= stdin=no convert_args= perf_args= compare_args= prepare= report_args=
 date_check=no perf_input= clock=perf lost_check=yes tracepoints=yes sample_fields=ip,period
-recorded=
+recorded= kallsyms= root_setup= root_for=both cache_setup= unwound=no
 . "$1"
 name=$(basename "$1" .e2e)
 
@@ -90,6 +101,29 @@ fi
 fields="-F trace:comm,tid,cpu,time,event,trace --ns"
 [ -z "$perf_input" ] || src="$DATA/$perf_input"
 
+# where symbols and files come from: the same for perf and perf2dat, never this host
+mkdir -p "$tmp/root" "$tmp/cache"
+root=$tmp/root cache=$tmp/cache
+if [ -n "$root_setup" ]; then
+	eval "$root_setup" > "$tmp/root.log" 2>&1 || fail "making the --symfs root: $(cat "$tmp/root.log")"
+fi
+if [ -n "$cache_setup" ]; then
+	eval "$cache_setup" > "$tmp/cache.log" 2>&1 || fail "making the build-id cache: $(cat "$tmp/cache.log")"
+fi
+export PERF_ISOLATED_SYMFS="$root" PERF_ISOLATED_CACHE="$cache" PERF_BUILDID_DIR="$cache"
+if [ -n "$kallsyms" ]; then
+	export PERF_ISOLATED_KALLSYMS="$DATA/$kallsyms"
+	convert_args="$convert_args --kallsyms $DATA/$kallsyms"
+else
+	convert_args="$convert_args --kallsyms none"
+fi
+if [ "$root_for" = perf ]; then
+	mkdir -p "$tmp/empty-root"
+	convert_args="$convert_args --symfs $tmp/empty-root"
+else
+	convert_args="$convert_args --symfs $root"
+fi
+
 if [ "$stdin" = yes ]; then
 	"$PERF2DAT" -q $convert_args -i - -o "$tmp/out.dat" < "$in"
 else
@@ -130,6 +164,12 @@ perf_on script -f -F "comm,tid,cpu,time,event,$sample_fields" --ns -G > "$tmp/sa
 	2> "$tmp/samples.err" || fail "perf script of the samples failed: $(head -c 300 "$tmp/samples.err")"
 perf_on script -f -D 2> /dev/null > "$tmp/dump" || fail "perf script -D failed"
 compare_args="$compare_args --samples $tmp/samples --chains $tmp/dump"
+if [ "$unwound" = yes ]; then
+	perf_on script -f -F pid,tid,cpu,time,event,ip,dso --ns --show-mmap-events \
+		--show-task-events > "$tmp/unwound" 2> "$tmp/unwound.err" ||
+		fail "perf script of the unwound stacks failed: $(head -c 300 "$tmp/unwound.err")"
+	compare_args="$compare_args --unwound $tmp/unwound"
+fi
 compare_args="$compare_args --stack-report $tmp/report-plugins --names-report $tmp/report-names"
 case $sample_fields in *addr*) compare_args="$compare_args --sample-addr" ;; esac
 

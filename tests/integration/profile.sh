@@ -31,7 +31,14 @@ awk '/^\.\.\. FP chain/ { k = 0 }
      /^\.\.\.\.\. +[0-9]+: / { a = $3; if (a ~ /^ffffffffffff/ && length(a) == 16 && a >= "fffffffffffff001") { k = (a == "ffffffffffffff80"); next } if (k) print a }' \
 	"$tmp/dump" | sort -u > "$tmp/addrs"
 [ "$(wc -l < "$tmp/addrs")" -ge 10 ] || fail "perf shows too few kernel frames: $(wc -l < "$tmp/addrs")"
-sed 's/^\(.*\)$/\1 t p2d_\1/' "$tmp/addrs" > "$tmp/kallsyms"
+# and where the recording says the kernel was (perf places a kallsyms by its _text)
+text=$("$PERF" script -f -i "$in" --show-mmap-events 2> /dev/null |
+	sed -n 's/.*PERF_RECORD_MMAP .* @ 0x\([0-9a-f]*\)\]: . \[kernel.kallsyms\]_text$/\1/p' | head -n 1)
+[ -n "$text" ] || fail "perf shows no [kernel.kallsyms]_text mapping"
+{
+	echo "$text T _text"
+	sed 's/^\(.*\)$/\1 t p2d_\1/' "$tmp/addrs"
+} | sort > "$tmp/kallsyms"
 "$PERF2DAT" -q --kallsyms "$tmp/kallsyms" "$in" -o "$tmp/out.dat" || fail "conversion"
 
 "$TRACE_CMD" report "$tmp/out.dat" > "$tmp/report" 2>&1 || fail "trace-cmd report"

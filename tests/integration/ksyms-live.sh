@@ -1,0 +1,50 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Kernel symbols on a fresh recording of this machine, converted with no
+# option: perf record -g of sched_switch/sched_wakeup, and of cpu-clock,
+# both -a; every kernel frame trace-cmd report shows is named as perf script
+# names it (tests/tools/names.py). perf record and perf2dat find the
+# symbols by themselves (perf's build-id cache, which perf record fills in
+# a HOME of this test's, and the running kernel). Skipped where the kernel
+# hides its addresses (kptr_restrict) or perf cannot record: tests/
+# integration/ksyms.sh covers the same paths with fixtures.
+set -u
+for tool in "${PERF2DAT:-}" "${TRACE_CMD:-}" "${PERF_REAL:-}" "${PYTHON3:-}"; do
+	[ -n "$tool" ] && [ -x "$tool" ] || { echo "SKIP: ksyms-live: perf2dat, trace-cmd, perf and python3 are needed"; exit 77; }
+done
+if ! head -n 1 /proc/kallsyms 2> /dev/null | grep -qv '^0* '; then
+	echo "SKIP: ksyms-live: the running kernel hides its addresses (kernel.kptr_restrict)"
+	exit 77
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() {
+	echo "FAIL: ksyms-live: $*"
+	exit 1
+}
+export HOME="$tmp/home" PERF_CONFIG=/dev/null
+unset PERF_BUILDID_DIR
+mkdir -p "$HOME"
+work='for i in 1 2 3 4 5 6; do cat /etc/hostname > /dev/null; done; dd if=/dev/zero of=/dev/null bs=4k count=4000 2> /dev/null; sleep 0.05'
+n=0
+for events in "-e sched:sched_switch -e sched:sched_wakeup" "-e cpu-clock -F 1000"; do
+	n=$((n + 1))
+	# shellcheck disable=SC2086
+	if ! timeout 60 "$PERF_REAL" record -q -g $events -a -o "$tmp/$n.data" -- sh -c "$work" \
+		> "$tmp/record.log" 2>&1; then
+		echo "SKIP: ksyms-live: perf record fails here: $(tail -n 1 "$tmp/record.log")"
+		exit 77
+	fi
+	"$PERF2DAT" -f "$tmp/$n.data" -o "$tmp/$n.dat" > "$tmp/out" 2> "$tmp/err" ||
+		fail "$events: $(cat "$tmp/err")"
+	grep -q '^perf2dat: kernel symbols: [0-9]* from ' "$tmp/out" ||
+		fail "$events: no symbols: $(cat "$tmp/out" "$tmp/err")"
+	"$TRACE_CMD" report -t "$tmp/$n.dat" > "$tmp/report" 2> /dev/null || fail "$events: trace-cmd report"
+	"$PERF_REAL" script -f -i "$tmp/$n.data" -F time,event,ip,sym --ns > "$tmp/perf" 2> /dev/null ||
+		fail "$events: perf script"
+	"$PYTHON3" "$DATA/../tools/names.py" "$tmp/perf" "$tmp/report" > "$tmp/names" ||
+		fail "$events: $(cat "$tmp/names")"
+	echo "$events: $(cat "$tmp/names"); $(sed -n 's/^perf2dat: kernel symbols: //p' "$tmp/out")"
+done
+echo "PASS: ksyms-live: two fresh recordings named as perf names them"

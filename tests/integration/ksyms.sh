@@ -1,0 +1,128 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Kernel symbols, as perf finds them: recordings of this kind of machine
+# (tests/data/ksyms-sched.data, ksyms-clock.data; their kernel's symbols in
+# tests/data/ksyms.kallsyms, cut down to what they need) converted with no
+# option name every kernel frame as perf script names it, frame by frame
+# (tests/tools/names.py), from perf's build-id cache; also from a --symfs
+# root standing for the running kernel (its /proc/kallsyms and
+# /sys/kernel/notes). A source that cannot be used gives no names, one
+# warning, exit 0 and every event: addresses hidden (kptr_restrict), a
+# kallsyms or vmlinux of another build id. The symbols cost a few per cent.
+# Nothing of this host is read: every source is a fixture.
+set -u
+for tool in "${PERF2DAT:-}" "${TRACE_CMD:-}" "${PERF:-}" "${PYTHON3:-}"; do
+	[ -n "$tool" ] && [ -x "$tool" ] || { echo "SKIP: ksyms: perf2dat, trace-cmd, perf and python3 are needed"; exit 77; }
+done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() {
+	echo "FAIL: ksyms: $*"
+	exit 1
+}
+names="$DATA/../tools/names.py"
+ksyms=$DATA/ksyms.kallsyms
+id=7dd4ff0789e05e14285320129149da2555ca0bfc
+other=0123456789abcdef0123456789abcdef01234567
+mkdir -p "$tmp/cache/[kernel.kallsyms]/$id" "$tmp/home" "$tmp/empty" "$tmp/none"
+cp "$ksyms" "$tmp/cache/[kernel.kallsyms]/$id/kallsyms"
+export PERF_ISOLATED_KALLSYMS="$ksyms"
+
+# perf2dat with HOME and perf's build-id cache of the test, and its summary
+convert() {
+	cache=$1
+	shift
+	HOME=$tmp/home PERF_BUILDID_DIR=$cache "$PERF2DAT" -f "$@" > "$tmp/out" 2> "$tmp/err"
+}
+
+# the kernel frames of the conversion in $1 against perf's of the recording $2
+same_names() {
+	"$TRACE_CMD" report -t "$1" > "$tmp/report" 2> "$tmp/report.err" ||
+		fail "$2: trace-cmd report: $(head -c 300 "$tmp/report.err")"
+	"$PERF" script -f -i "$DATA/$2" -F time,event,ip,sym --ns > "$tmp/perf" 2> /dev/null ||
+		fail "$2: perf script"
+	"$PYTHON3" "$names" "$tmp/perf" "$tmp/report" > "$tmp/names" || fail "$2: $(cat "$tmp/names")"
+}
+
+count_events() {
+	"$TRACE_CMD" report "$1" 2> /dev/null | grep -c '^ .*\[[0-9]*\]'
+}
+
+for rec in ksyms-sched.data ksyms-clock.data; do
+	# no option: perf's build-id cache
+	convert "$tmp/cache" "$DATA/$rec" -o "$tmp/named.dat" || fail "$rec: $(cat "$tmp/err")"
+	[ ! -s "$tmp/err" ] || fail "$rec: messages: $(cat "$tmp/err")"
+	grep -q "^perf2dat: kernel symbols: [0-9]* from $tmp/cache/\[kernel.kallsyms\]/$id/kallsyms," \
+		"$tmp/out" || fail "$rec: summary: $(cat "$tmp/out")"
+	same_names "$tmp/named.dat" "$rec"
+	echo "$rec: build-id cache: $(cat "$tmp/names")"
+	events=$(count_events "$tmp/named.dat")
+	[ "$events" -gt 0 ] || fail "$rec: no events"
+
+	# what the symbols cost
+	convert "$tmp/cache" -q --kallsyms none "$DATA/$rec" -o "$tmp/bare.dat" || fail "$rec: none"
+	named=$(wc -c < "$tmp/named.dat") bare=$(wc -c < "$tmp/bare.dat")
+	[ "$named" -le $((bare + bare / 20 + 65536)) ] ||
+		fail "$rec: $named bytes with symbols, $bare without: more than 5% + 64 KiB"
+	echo "$rec: $named bytes with symbols, $bare without"
+
+	# the running kernel's files, from a --symfs root: the same names
+	root=$tmp/root-$rec
+	mkdir -p "$root/proc/sys/kernel" "$root/sys/kernel"
+	cp "$ksyms" "$root/proc/kallsyms"
+	echo 0 > "$root/proc/sys/kernel/kptr_restrict"
+	"$PYTHON3" -c 'import struct, sys
+d = bytes.fromhex(sys.argv[1])
+sys.stdout.buffer.write(struct.pack("=III", 4, len(d), 3) + b"GNU\0" + d)' "$id" \
+		> "$root/sys/kernel/notes"
+	convert "$tmp/none" --symfs "$root" "$DATA/$rec" -o "$tmp/run.dat" || fail "$rec: $(cat "$tmp/err")"
+	grep -q "kernel symbols: [0-9]* from $root/proc/kallsyms," "$tmp/out" ||
+		fail "$rec: running kernel: summary: $(cat "$tmp/out")"
+	same_names "$tmp/run.dat" "$rec"
+
+	# its addresses hidden (kernel.kptr_restrict=1 for this reader): every one 0
+	sed 's/^[0-9a-f]*/0000000000000000/' "$ksyms" > "$root/proc/kallsyms"
+	echo 1 > "$root/proc/sys/kernel/kptr_restrict"
+	convert "$tmp/none" --symfs "$root" "$DATA/$rec" -o "$tmp/hidden.dat" ||
+		fail "$rec: hidden: exit status: $(cat "$tmp/err")"
+	[ "$(wc -l < "$tmp/err")" -eq 1 ] && grep -q 'warning: kernel symbols: .*every address is 0' \
+		"$tmp/err" || fail "$rec: hidden: warning: $(cat "$tmp/err")"
+	[ "$(count_events "$tmp/hidden.dat")" -eq "$events" ] || fail "$rec: hidden: events lost"
+	"$TRACE_CMD" report "$tmp/hidden.dat" 2> /dev/null | grep -q '^=> [a-z_][a-z_0-9.]* (' &&
+		fail "$rec: hidden: names in the report"
+
+	# a kallsyms of another build id (perf's cache layout says which)
+	mkdir -p "$tmp/other/$other"
+	cp "$ksyms" "$tmp/other/$other/kallsyms"
+	convert "$tmp/none" --kallsyms "$tmp/other/$other/kallsyms" "$DATA/$rec" -o "$tmp/o.dat" ||
+		fail "$rec: other kallsyms: exit status: $(cat "$tmp/err")"
+	[ "$(wc -l < "$tmp/err")" -eq 1 ] && grep -q "has build id $other, the recording's kernel $id: not used" \
+		"$tmp/err" || fail "$rec: other kallsyms: warning: $(cat "$tmp/err")"
+	[ "$(count_events "$tmp/o.dat")" -eq "$events" ] || fail "$rec: other kallsyms: events lost"
+	"$TRACE_CMD" report "$tmp/o.dat" 2> /dev/null | grep -q '^=> [a-z_][a-z_0-9.]* (' &&
+		fail "$rec: other kallsyms: names in the report"
+
+	# a vmlinux of another build id (any ELF file with one)
+	convert "$tmp/none" --vmlinux "$DATA/unwind/prog" "$DATA/$rec" -o "$tmp/v.dat" ||
+		fail "$rec: other vmlinux: exit status: $(cat "$tmp/err")"
+	[ "$(wc -l < "$tmp/err")" -eq 1 ] && grep -q "vmlinux .* has build id .*, the recording's kernel $id: not used" \
+		"$tmp/err" || fail "$rec: other vmlinux: warning: $(cat "$tmp/err")"
+	[ "$(count_events "$tmp/v.dat")" -eq "$events" ] || fail "$rec: other vmlinux: events lost"
+
+	# a cache of another kernel only: none found, said once
+	mkdir -p "$tmp/cache2/[kernel.kallsyms]/$other"
+	cp "$ksyms" "$tmp/cache2/[kernel.kallsyms]/$other/kallsyms"
+	convert "$tmp/cache2" --symfs "$tmp/empty" "$DATA/$rec" -o "$tmp/c.dat" ||
+		fail "$rec: other cache: exit status: $(cat "$tmp/err")"
+	[ "$(wc -l < "$tmp/err")" -eq 1 ] && grep -q "kernel symbols: none found for the recording's kernel (build id $id)" \
+		"$tmp/err" || fail "$rec: other cache: warning: $(cat "$tmp/err")"
+done
+
+# trace-cmd report --profile names where tasks blocked
+convert "$tmp/cache" -q "$DATA/ksyms-sched.data" -o "$tmp/sched.dat" || fail "profile: conversion"
+"$TRACE_CMD" report --profile "$tmp/sched.dat" > "$tmp/profile" 2>&1 || fail "report --profile"
+grep -q '^ *+ __schedule (0xffff[0-9a-f]*)$' "$tmp/profile" &&
+	grep -q '^ *schedule (0xffff[0-9a-f]*)$' "$tmp/profile" ||
+	fail "report --profile shows no schedule frames: $(grep -m 5 '+ ' "$tmp/profile")"
+echo "PASS: ksyms: names equal perf's (cache, running kernel), refusals warned"

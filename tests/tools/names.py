@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Compare the kernel frames perf script names with those trace-cmd report names.
+
+    names.py PERF_SCRIPT TRACE_CMD_REPORT
+
+PERF_SCRIPT: `perf script -F time,event,ip,sym --ns` (each sample's line,
+then its frames as "\tADDRESS SYMBOL" lines, [unknown] where perf names
+none); TRACE_CMD_REPORT: `trace-cmd report -t` with its plugins (each
+kernel_stack event followed by "=> SYMBOL (ADDRESS)" lines, "=> ADDRESS"
+where trace-cmd names none). Sample by sample in time order, the kernel
+frames (addresses of the kernel half) must be the same addresses in the same
+order, each named as perf names it (the function, without perf's +offset),
+and a frame perf names no symbol for ([unknown]) must get no name or
+"[unknown]". It fails on any line it cannot read, and when there is no
+frame to compare. Prints "kernel frames: N compared, M named alike".
+"""
+import collections
+import re
+import sys
+
+KERNEL = 0xffff800000000000
+PERF_SAMPLE = re.compile(r'^\s*(?P<s>\d+)\.(?P<ns>\d{9}):\s+(?P<event>\S+):\s*$')
+PERF_FRAME = re.compile(r'^\s+(?P<addr>[0-9a-f]+) (?P<sym>.+?)(?: \(.*\))?$')
+TC_EVENT = re.compile(r'^\s*.*-\d+\s+\[\d+\]\s+(?:[^\s:]{4,5}\s+)?(?P<s>\d+)\.(?P<ns>\d{9}):'
+                      r'\s+(?P<event>[^:\s]+):\s*(?P<rest>.*)$')
+TC_FRAME = re.compile(r'^\s*=> (?:(?P<sym>\S+) \((?P<addr>[0-9a-f]+)\)|(?:0x)?(?P<hex>[0-9a-f]+))$')
+
+
+def bad(path, n, line):
+    sys.exit(f'names.py: {path}:{n}: cannot read: {line.rstrip()!r}')
+
+
+def perf_frames(path):
+    out = collections.defaultdict(list)
+    cur = None
+    for n, line in enumerate(open(path, errors='replace'), 1):
+        if not line.strip():
+            cur = None
+            continue
+        m = PERF_SAMPLE.match(line)
+        if m:
+            cur = []
+            out[int(m['s']) * 10**9 + int(m['ns'])].append(cur)
+            continue
+        f = PERF_FRAME.match(line)
+        if not f or cur is None:
+            bad(path, n, line)
+        addr = int(f['addr'], 16)
+        if addr >= KERNEL:
+            sym = f['sym']
+            cur.append((addr, None if sym.startswith('[unknown]') else
+                        re.sub(r'\+0x[0-9a-f]+$', '', sym)))
+    return out
+
+
+def tc_frames(path):
+    out = collections.defaultdict(list)
+    cur = None
+    for n, line in enumerate(open(path, errors='replace'), 1):
+        if n == 1 and line.startswith('cpus='):
+            continue
+        f = TC_FRAME.match(line)
+        if f and cur is not None:
+            if f['addr']:
+                cur.append((int(f['addr'], 16), None if f['sym'] == '[unknown]' else f['sym']))
+            else:
+                cur.append((int(f['hex'], 16), None))
+            continue
+        m = TC_EVENT.match(line)
+        if not m:
+            if cur is not None and TC_FRAME.match(line.strip()):
+                continue
+            bad(path, n, line)
+        ts = int(m['s']) * 10**9 + int(m['ns'])
+        if m['event'] == 'kernel_stack':
+            cur = []
+            out[ts].append(cur)
+        elif m['event'] == 'user_stack':
+            cur = []	# user frames: not compared here
+        else:
+            cur = None
+    return out
+
+
+def main():
+    perf, tc = perf_frames(sys.argv[1]), tc_frames(sys.argv[2])
+    compared = named = 0
+    errors = []
+    for ts in sorted(perf):
+        want = [k for k in ([f for f in s if f[0] >= KERNEL] for s in perf[ts]) if k]
+        got = [s for s in tc.get(ts, []) if s]
+        if sorted(want) != sorted(got):
+            errors.append(f'{ts / 1e9:.9f}: perf {want}\n    trace-cmd {got}')
+            continue
+        for s in want:
+            compared += len(s)
+            named += sum(1 for _, name in s if name)
+    for ts in sorted(set(tc) - set(perf)):
+        if any(tc[ts]):
+            errors.append(f'{ts / 1e9:.9f}: a kernel stack perf does not show: {tc[ts]}')
+    if not compared:
+        errors.append('no kernel frame to compare')
+    if errors:
+        print('names: MISMATCH:\n  ' + '\n  '.join(errors[:5]))
+        return 1
+    print(f'kernel frames: {compared} compared, {named} named alike')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
