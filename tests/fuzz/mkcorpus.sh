@@ -21,6 +21,28 @@ tracing)
 	done
 	echo "$(ls "$corpus" | wc -l) seed inputs in $corpus"
 	exit 0 ;;
+ksyms)
+	# a kallsyms (first byte even) and ELF files as vmlinux (odd)
+	{ printf '\000'; cat "$data/ksyms.kallsyms"; } > "$corpus/kallsyms"
+	{ printf '\000'; head -n 40 "$data/ksyms.kallsyms"; } > "$corpus/kallsyms-head"
+	{ printf '\001'; cat "$data/unwind/prog"; } > "$corpus/vmlinux-prog"
+	echo "$(ls "$corpus" | wc -l) seed inputs in $corpus"
+	exit 0 ;;
+unwind)
+	# mask 0xff0fff (perf's x86_64 registers), ABI 64-bit, 20 registers
+	# (ip 0x401065 in the program, sp 0x7ffd0000), then a stack copy
+	python3 - "$corpus" <<'PY'
+import struct, sys, random
+regs = [0] * 20
+regs[7] = 0x7ffd0000	# SP (bit 7 is the 8th register kept)
+regs[8] = 0x401065	# IP
+for n, stack in enumerate([struct.pack('<Q', 0x40114c) + bytes(64) + struct.pack('<QQQ', 0x401179, 0, 0x4011ac),
+                           bytes(random.getrandbits(8) for _ in range(512))]):
+    with open(f'{sys.argv[1]}/sample-{n}', 'wb') as f:
+        f.write(struct.pack('<QB', 0xff0fff, 2) + struct.pack('<20Q', *regs) + b'\0' + stack)
+PY
+	echo "$(ls "$corpus" | wc -l) seed inputs in $corpus"
+	exit 0 ;;
 pages)
 	for s in 0 1 2 3 4 5 6 7; do
 		head -c $((64 + s * 500)) /dev/urandom > "$corpus/random-$s"

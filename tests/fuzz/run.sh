@@ -23,7 +23,7 @@ artifacts=${FUZZ_ARTIFACTS:-tests/fuzz/artifacts}
 # inputs of at most 64 KiB: small inputs mutate faster, and find more
 case $kind in
 tracing)	dict="-dict=$here/tracing.dict" ;;
-pages)		dict= ;;
+pages|ksyms|unwind)	dict= ;;
 *)		dict="-dict=$here/perf.dict -max_len=65536" ;;
 esac
 if [ ! -d "$corpus" ] || [ -z "$(ls -A "$corpus")" ]; then
