@@ -282,11 +282,17 @@ static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
 /*
  * Byte @i of the stack copy as the kernel wrote it: perf swaps a sample of
  * the other byte order as u64 words (perf_event__all64_swap()), so a file
- * of the other order than its machine's holds the stack that way.
+ * of the other order than its machine's holds the stack that way. False
+ * when it lies past the copy.
  */
-static uint8_t stack_byte(const struct p2d_unwinder *u, uint64_t i)
+static bool stack_byte(const struct p2d_unwinder *u, uint64_t i, uint8_t *b)
 {
-	return u->s->stack[u->s->swap ? (i & ~7ull) | (7 - (i & 7)) : i];
+	uint64_t at = u->s->swap ? (i & ~7ull) | (7 - (i & 7)) : i;
+
+	if (at >= u->s->stack_size)
+		return false;
+	*b = u->s->stack[at];
+	return true;
 }
 
 static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
@@ -303,7 +309,8 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 		return false;
 	if (addr >= u->sp && u->s->stack_size >= w && addr - u->sp <= u->s->stack_size - w) {
 		for (i = 0; i < w; i++)
-			buf[i] = stack_byte(u, addr - u->sp + i);
+			if (!stack_byte(u, addr - u->sp + i, &buf[i]))
+				return false;
 	} else {
 		map = p2d_maps_find(u->maps, p->pid, addr);
 		o = map ? object(u, map->dso, p->arch->machine) : NULL;

@@ -21,6 +21,13 @@ tracing)
 	done
 	echo "$(ls "$corpus" | wc -l) seed inputs in $corpus"
 	exit 0 ;;
+ksyms|unwind)
+	# the inputs that crashed them once
+	for f in "$regress/$kind"-*; do
+		[ -f "$f" ] && cp "$f" "$corpus/$(basename "$f")"
+	done ;;
+esac
+case $kind in
 ksyms)
 	# a kallsyms (first byte even) and ELF files as vmlinux (odd)
 	{ printf '\000'; cat "$data/ksyms.kallsyms"; } > "$corpus/kallsyms"
