@@ -126,6 +126,10 @@ static int child_convert(const char *file, int fd)
 	o.input = file;
 	o.output = NULL;
 	o.output_fd = fd;
+	/* the kernel symbols' and the files' sources, as kernelshark-perf passes them */
+	o.kallsyms = getenv("PERF2DAT_KALLSYMS");
+	o.vmlinux = getenv("PERF2DAT_VMLINUX");
+	o.symfs = getenv("PERF2DAT_SYMFS");
 	/* drop the event formats libtraceevent dies on, rather than fail */
 	o.isolate_formats = true;
 	ret = p2d_convert(&o, &sum);

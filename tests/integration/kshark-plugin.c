@@ -28,6 +28,8 @@
 
 #include "libkshark.h"
 #include "libkshark-plugin.h"
+#include "libkshark-tepdata.h"
+#include <event-parse.h>
 
 #include "unit.h"
 
@@ -470,6 +472,38 @@ static void test_directory(void)
 	CHECK(!perf_input->check_data(data_dir));
 }
 
+/* The name the stream's symbols give a frame of ksyms-sched.data (__schedule+0x628) */
+static const char *frame_name(struct kshark_context *ctx, const struct loaded *l)
+{
+	struct kshark_data_stream *s = kshark_get_data_stream(ctx, l->sd);
+	struct tep_handle *tep = s ? kshark_get_tep(s) : NULL;
+
+	return tep ? tep_find_function(tep, 0xffffffff82258a08ull) : NULL;
+}
+
+/*
+ * The plugin converts with perf2dat's defaults; PERF2DAT_KALLSYMS (what
+ * kernelshark-perf --kallsyms sets) chooses the kernel symbols
+ */
+static void test_symbols(struct kshark_context *ctx)
+{
+	char in[PATH_MAX], ks[PATH_MAX];
+	struct loaded l;
+
+	snprintf(in, sizeof(in), "%s/ksyms-sched.data", data_dir);
+	snprintf(ks, sizeof(ks), "%s/ksyms.kallsyms", data_dir);
+	CHECK_EQ(setenv("PERF2DAT_KALLSYMS", ks, 1), 0);
+	CHECK_EQ(load(ctx, in, &l), 0);
+	CHECK(frame_name(ctx, &l) && !strcmp(frame_name(ctx, &l), "__schedule"));
+	unload(ctx, &l);
+	CHECK_EQ(setenv("PERF2DAT_KALLSYMS", "none", 1), 0);
+	CHECK_EQ(load(ctx, in, &l), 0);
+	CHECK(!frame_name(ctx, &l));
+	unload(ctx, &l);
+	unsetenv("PERF2DAT_KALLSYMS");
+	printf("ksyms-sched.data: kernel frames named with PERF2DAT_KALLSYMS, none with none\n");
+}
+
 static struct kshark_dri *register_plugin(struct kshark_context *ctx, const char *so)
 {
 	struct kshark_plugin_list *plugin;
@@ -526,6 +560,7 @@ int main(void)
 		test_synthetic(ctx, "stacks.data", (const char *const []){ "sched/sched_wakeup",
 			       "ftrace/kernel_stack", "ftrace/user_stack" }, 3);
 		test_synthetic(ctx, "faults.data", (const char *const []){ "perf/page_faults" }, 1);
+		test_symbols(ctx);
 		test_bad_inputs(ctx);
 		test_killed_converter(ctx);
 		test_directory();
