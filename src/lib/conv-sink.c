@@ -279,9 +279,11 @@ static int queue_unwind(struct p2d_conv *cv, const struct p2d_event *ev,
 				 strerror(-ret));
 	memcpy(p, &req, sizeof(req));
 	p += sizeof(req);
-	memcpy(p, ev->regs, 8 * (size_t)req.nr_regs);
+	if (req.nr_regs)
+		memcpy(p, ev->regs, 8 * (size_t)req.nr_regs);
 	p += 8 * (size_t)req.nr_regs;
-	memcpy(p, user, 8 * (size_t)nr_user);
+	if (nr_user)	/* (a chain may have no user part: then @user is NULL) */
+		memcpy(p, user, 8 * (size_t)nr_user);
 	memcpy(p + 8 * (size_t)nr_user, ev->ustack, req.stack_size);
 	cv->group_unwind = true;
 	return 0;
@@ -745,7 +747,9 @@ static int unwind_member(struct p2d_conv *cv, uint32_t cpu, uint64_t ts, const u
 	}
 	if (req.nr_user > 2048)
 		req.nr_user = 2048;
-	memcpy(cv->uw_frames, data + sizeof(req) + 8 * (size_t)req.nr_regs, 8 * (size_t)req.nr_user);
+	if (req.nr_user)
+		memcpy(cv->uw_frames, data + sizeof(req) + 8 * (size_t)req.nr_regs,
+		       8 * (size_t)req.nr_user);
 	s = (struct p2d_uw_sample){
 		.pid = req.pid, .tid = req.tid, .abi = req.abi, .mask = req.mask,
 		.regs = data + sizeof(req), .nr_regs = req.nr_regs, .swap = req.swap,
