@@ -40,5 +40,21 @@ for input in mixed.data switches.data lost.data; do
 	"$TRACE_CMD" report -N "$tmp/plain.dat" 2> /dev/null |
 		grep -Eq ' (comm|fork|exit|mmap|switch|lost|throttle): ' &&
 		fail "$input: side-band events without --all"
+	# with stacks too: no event takes the id libtracecmd gives its made-up
+	# blktrace event (after ftrace:user_stack), as perf:lost once did
+	"$PERF2DAT" -q -f --all --kallsyms none "$DATA/$input" -o "$tmp/stacks.dat" ||
+		fail "$input: --all with stacks"
+	"$TRACE_CMD" report "$tmp/stacks.dat" 2> /dev/null | grep -q ' blktrace: ' &&
+		fail "$input: events shown as blktrace"
 done
+# a --call-graph dwarf recording: the stack events' formats are perf2dat's,
+# new ids, and a perf:* event (perf:exit) came right after ftrace:user_stack,
+# on the id libtracecmd gives blktrace
+"$PERF2DAT" -q -f --all --kallsyms none "$DATA/dwarf.data" -o "$tmp/dwarf.dat" ||
+	fail "dwarf.data: --all"
+"$TRACE_CMD" report "$tmp/dwarf.dat" > "$tmp/dwarf.report" 2> /dev/null ||
+	fail "dwarf.data: trace-cmd report"
+grep -q ' blktrace: ' "$tmp/dwarf.report" && fail "dwarf.data: events shown as blktrace"
+grep -q ' exit: ' "$tmp/dwarf.report" && grep -q ' kernel_stack: ' "$tmp/dwarf.report" ||
+	fail "dwarf.data: no perf:exit or kernel_stack event to check"
 echo "PASS: all-records"
