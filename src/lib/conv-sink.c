@@ -8,6 +8,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/utsname.h>
 
 #include "conv.h"
 
@@ -684,6 +685,24 @@ static int emit_payload(void *ctx, const uint8_t *data, uint32_t len)
 	return emit_one(ec->cv, ec->cpu, ec->ts, data, len);
 }
 
+/*
+ * A recording of another machine than this one is unwound with that
+ * machine's files, under --symfs; without it, this machine's would be used
+ */
+static bool foreign(struct p2d_conv *cv)
+{
+	const struct p2d_uw_arch *rec = p2d_uw_arch(cv->meta.arch, 2);
+	const struct p2d_uw_arch *here;
+	struct utsname u;
+
+	if (cv->opts->symfs && *cv->opts->symfs)
+		return false;
+	if (uname(&u))
+		return false;
+	here = p2d_uw_arch(u.machine, 2);
+	return rec && here && rec->machine != here->machine;
+}
+
 static int unwinder(struct p2d_conv *cv)
 {
 	struct p2d_unwind_conf conf = {
@@ -694,7 +713,10 @@ static int unwinder(struct p2d_conv *cv)
 	if (cv->unwinder)
 		return 0;
 	cv->unwinder = p2d_unwinder_new(&conf);
-	return cv->unwinder ? 0 : -ENOMEM;
+	if (!cv->unwinder)
+		return -ENOMEM;
+	cv->uw_foreign = foreign(cv);
+	return 0;
 }
 
 /* A user stack the sample's maps could not all be found for, or of another machine */
@@ -710,7 +732,11 @@ static void unwound(struct p2d_conv *cv, enum p2d_uw_result res)
 		break;
 	case P2D_UW_SKIPPED:
 		cv->sum->unwind_skipped++;
-		if (!cv->uw_warned)
+		if (!cv->uw_warned && cv->uw_foreign)
+			p2d_warn(&cv->diag, P2D_NO_OFFSET, "user stacks of an %s recording are"
+				 " unwound with that machine's files (--symfs DIR): left out",
+				 cv->meta.arch);
+		else if (!cv->uw_warned)
 			p2d_warn(&cv->diag, P2D_NO_OFFSET, "user stacks of a %s recording cannot"
 				 " be unwound here: left out", cv->meta.arch ? cv->meta.arch :
 				 "machine unknown");
@@ -755,10 +781,14 @@ static int unwind_member(struct p2d_conv *cv, uint32_t cpu, uint64_t ts, const u
 		.regs = data + sizeof(req), .nr_regs = req.nr_regs, .swap = req.swap,
 		.stack = data + fixed, .stack_size = req.stack_size,
 	};
-	ret = p2d_unwind(cv->unwinder, cv->maps, cv->dsos, &s, cv->uw_frames + req.nr_user, &n,
-			 &res);
-	if (ret)
-		return ret;
+	if (cv->uw_foreign) {
+		res = P2D_UW_SKIPPED;
+	} else {
+		ret = p2d_unwind(cv->unwinder, cv->maps, cv->dsos, &s, cv->uw_frames + req.nr_user,
+				 &n, &res);
+		if (ret)
+			return ret;
+	}
 	unwound(cv, res);
 	if (!req.nr_user && !n)
 		return 0;

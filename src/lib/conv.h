@@ -28,7 +28,8 @@
  * @ksyms_out: the kallsyms section chosen
  * @unwinder: DWARF unwinding of user stacks, NULL until the first
  * @uw_frames: frames being unwound
- * @uw_warned: warned about user stacks cut short or left out
+ * @uw_warned: warned about user stacks left out
+ * @uw_foreign: the recording is of another machine, whose files are not given
  * @select: the selection
  * @tasks: pid -> comm
  * @queue: reorder queue
@@ -72,6 +73,7 @@ struct p2d_conv {
 	struct p2d_unwinder		*unwinder;
 	uint64_t			*uw_frames;
 	bool				uw_warned;
+	bool				uw_foreign;
 	struct p2d_select		*select;
 	struct p2d_tasks		*tasks;
 	struct p2d_reorder		*queue;
