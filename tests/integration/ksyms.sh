@@ -125,4 +125,12 @@ convert "$tmp/cache" -q "$DATA/ksyms-sched.data" -o "$tmp/sched.dat" || fail "pr
 grep -q '^ *+ __schedule (0xffff[0-9a-f]*)$' "$tmp/profile" &&
 	grep -q '^ *schedule (0xffff[0-9a-f]*)$' "$tmp/profile" ||
 	fail "report --profile shows no schedule frames: $(grep -m 5 '+ ' "$tmp/profile")"
+# stack events show their event's latency flags, as a native recording's do
+"$TRACE_CMD" report -l "$tmp/sched.dat" 2> /dev/null | awk '
+	{ t = 0; for (i = 2; i < NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { t = i; break } }
+	!t { next }
+	$(t + 1) != "kernel_stack:" && $(t + 1) != "user_stack:" { flags = $(t - 1); ts = $t; next }
+	$t == ts { n++; if ($(t - 1) != flags) { bad++; print "event " flags ", stack " $0 } }
+	END { if (!n) print "no stack event"; exit !(n && !bad) }' > "$tmp/flags" ||
+	fail "latency flags of stack events: $(head -3 "$tmp/flags")"
 echo "PASS: ksyms: names equal perf's (cache, running kernel), refusals warned"
