@@ -147,6 +147,23 @@ echo "compression round trip: zstd output reports exactly as the uncompressed on
 mkdir cwd && (cd cwd && cp ../sample.data perf.data && "$FRONT" convert --from-perf -q) ||
 	fail "default names perf.data -> trace.dat"
 [ -s cwd/trace.dat ] || fail "no trace.dat written by default"
+# kernel symbols: --kallsyms, --vmlinux, --symfs as perf2dat takes them, and
+# report --kallsyms FILE of a perf.data converts with FILE's symbols
+ks=$DATA/ksyms.kallsyms
+"$FRONT" convert --from-perf -q --kallsyms "$ks" "$DATA/ksyms-sched.data" -o ks.dat 2> err ||
+	fail "convert --kallsyms: $(cat err)"
+"$REAL_TRACE_CMD" report ks.dat 2> /dev/null | grep -q '^=> __schedule (ffff' ||
+	fail "convert --kallsyms: no frame named"
+"$FRONT" convert --from-perf -q -f --kallsyms none --symfs "$tmp" "$DATA/ksyms-sched.data" \
+	-o ks.dat 2> err || fail "convert --kallsyms none --symfs: $(cat err)"
+"$REAL_TRACE_CMD" report ks.dat 2> /dev/null | grep -q '^=> __schedule (ffff' &&
+	fail "convert --kallsyms none: frames named"
+"$FRONT" convert --from-perf -f --vmlinux "$DATA/unwind/prog" "$DATA/ksyms-sched.data" \
+	-o ks.dat > out 2> err; [ $? -eq 0 ] && grep -q 'vmlinux .* has build id' err ||
+	fail "convert --vmlinux of another build id: $(cat err)"
+"$FRONT" report --kallsyms "$ks" "$DATA/ksyms-sched.data" 2> /dev/null |
+	grep -q '^=> __schedule (ffff' || fail "report --kallsyms of a perf.data: no frame named"
+
 "$FRONT" convert --from-perf --help | grep -q 'usage: trace-cmd convert --from-perf' || fail "--help"
 "$FRONT" convert --from-perf --bogus sample.data > out 2> err
 [ $? -eq 2 ] || fail "unknown option: exit status"
