@@ -29,11 +29,14 @@ trace.dat perf2dat made from it. The expectation comes from perf only:
   it (without them kernel_stack events print 8 callers only), which must
   list the same events as TRACE_CMD_REPORT_OUTPUT.
 - user stacks unwound (--unwound FILE: `perf script -F
-  pid,tid,cpu,time,event,ip,dso --ns --show-mmap-events --show-task-events`):
-  a sample perf unwinds from its stack copy (--call-graph dwarf: -D shows its
-  "ustack") has as user frames those perf script prints, made absolute
-  again from the mappings perf shows (perf prints a file's addresses
-  relative to it), in the same order.
+  pid,tid,cpu,time,event,ip,dso --ns --no-inline --show-mmap-events
+  --show-task-events`): a sample perf unwinds from its stack copy
+  (--call-graph dwarf: -D shows its "ustack") has as user frames those perf
+  script prints, in the same order. perf 6.1 prints a frame of a file
+  relative to the file's mapping (--unwound-ips relative: made absolute again
+  from the mappings perf shows, except the regions perf maps one to one:
+  [stack], [heap], //anon); perf 6.12 and later print its address
+  (--unwound-ips absolute).
 - side-band records (--sideband FILE: `perf script --show-task-events
   --show-mmap-events --show-switch-events --show-lost-events -F
   comm,tid,cpu,time --ns`, for a conversion with --all): each appears as a
@@ -297,9 +300,15 @@ class Chain(list):
     dwarf = False
 
 
+# perf maps these regions one to one (identity__map_ip): it prints their
+# frames at their addresses, not relative to a file
+IDENTITY_MAPS = ('[unknown]', '[heap]', '//anon', '/dev/zero', '/anon_hugepage')
+IDENTITY_PREFIXES = ('[stack', '/SYSV')
+
+
 def absolute(maps, pid, rel, dso):
-    """The address perf prints relative to @dso, in process @pid."""
-    if dso == '[unknown]':
+    """The address of a frame perf prints relative to @dso, in process @pid."""
+    if dso in IDENTITY_MAPS or dso.startswith(IDENTITY_PREFIXES):
         return rel
     for start, length, pgoff, file in reversed(maps.get(pid, [])):
         if file == dso and pgoff <= rel < pgoff + length:
@@ -307,8 +316,12 @@ def absolute(maps, pid, rel, dso):
     return None
 
 
-def parse_unwound(path):
-    """perf script with the mappings: (cpu, ns, tid) -> user frames, absolute."""
+def parse_unwound(path, ips):
+    """perf script with the mappings: (cpu, ns, tid) -> user frames, absolute.
+
+    @ips: how perf prints the frames, 'relative' to their mappings (perf 6.1)
+    or 'absolute' (perf 6.12 and later).
+    """
     out = collections.defaultdict(collections.deque)
     maps = collections.defaultdict(list)
     cur, pid = None, 0
@@ -318,7 +331,7 @@ def parse_unwound(path):
             ip = int(f['ip'], 16)
             if f['dso'] == '[kernel.kallsyms]' or ip >= 2**63:
                 continue
-            a = absolute(maps, pid, ip, f['dso'])
+            a = ip if ips == 'absolute' else absolute(maps, pid, ip, f['dso'])
             if a is None:
                 fail_parse(path, n, f'a user frame of a file pid {pid} does not map', line)
             cur.append(a)
@@ -331,10 +344,9 @@ def parse_unwound(path):
             fail_parse(path, n, 'perf script sample or record', line)
         rest, cur = m['rest'], None
         r = UNW_MMAP_RE.match(rest)
-        if r:
-            if 'x' in r['prot']:
-                maps[int(r['pid'])].append((int(r['start'], 16), int(r['len'], 16),
-                                            int(r['pgoff'], 16), r['file']))
+        if r:	# a frame may be in any of them (perf unwinds what it can)
+            maps[int(r['pid'])].append((int(r['start'], 16), int(r['len'], 16),
+                                        int(r['pgoff'], 16), r['file']))
             continue
         r = UNW_FORK_RE.match(rest)
         if r:
@@ -592,6 +604,9 @@ def main():
     ap.add_argument('--chains', help='perf script -D output: the call chains')
     ap.add_argument('--unwound', help='perf script output of the unwound user stacks,'
                     ' with the mappings')
+    ap.add_argument('--unwound-ips', choices=('relative', 'absolute'), default='relative',
+                    help='how --unwound prints frames: relative to their mappings (perf 6.1)'
+                    ' or their addresses (perf 6.12 and later)')
     ap.add_argument('--stack-report', help='trace-cmd report -t output, with plugins')
     ap.add_argument('--sideband', help='perf script output with the side-band records')
     ap.add_argument('--records-only', action='store_true',
@@ -614,7 +629,7 @@ def main():
     want.sort(key=lambda e: e[1])	# both listings are in time order: merged
     if a.chains:
         attach_chains(want, parse_chains(a.chains), a.long_size,
-                      parse_unwound(a.unwound) if a.unwound else None)
+                      parse_unwound(a.unwound, a.unwound_ips) if a.unwound else None)
     got, drops, errors = parse_report(a.report)
     if a.stack_report:
         plugged, _, perrors = parse_report(a.stack_report)

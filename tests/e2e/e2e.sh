@@ -165,10 +165,20 @@ perf_on script -f -F "comm,tid,cpu,time,event,$sample_fields" --ns -G > "$tmp/sa
 perf_on script -f -D 2> /dev/null > "$tmp/dump" || fail "perf script -D failed"
 compare_args="$compare_args --samples $tmp/samples --chains $tmp/dump"
 if [ "$unwound" = yes ]; then
-	perf_on script -f -F pid,tid,cpu,time,event,ip,dso --ns --show-mmap-events \
+	perf_on script -f -F pid,tid,cpu,time,event,ip,dso --ns --no-inline --show-mmap-events \
 		--show-task-events > "$tmp/unwound" 2> "$tmp/unwound.err" ||
 		fail "perf script of the unwound stacks failed: $(head -c 300 "$tmp/unwound.err")"
-	compare_args="$compare_args --unwound $tmp/unwound"
+	# perf 6.1 (Debian 12) prints an unwound frame relative to its file's
+	# mapping; perf 6.12 (Debian 13) and 7.2 (unstable) print its address
+	v=$("$PERF" version 2> /dev/null | sed -n 's/^perf version \([0-9]*\)\.\([0-9]*\).*/\1 \2/p')
+	[ -n "$v" ] || fail "perf version prints no version"
+	set -- $v
+	if [ "$1" -lt 6 ] || { [ "$1" -eq 6 ] && [ "$2" -lt 12 ]; }; then
+		unwound_ips=relative
+	else
+		unwound_ips=absolute
+	fi
+	compare_args="$compare_args --unwound $tmp/unwound --unwound-ips $unwound_ips"
 fi
 compare_args="$compare_args --stack-report $tmp/report-plugins --names-report $tmp/report-names"
 case $sample_fields in *addr*) compare_args="$compare_args --sample-addr" ;; esac
