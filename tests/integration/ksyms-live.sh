@@ -45,6 +45,17 @@ for events in "-e sched:sched_switch -e sched:sched_wakeup" "-e cpu-clock -F 100
 		fail "$events: perf script"
 	"$PYTHON3" "$DATA/../tools/names.py" "$tmp/perf" "$tmp/report" > "$tmp/names" ||
 		fail "$events: $(cat "$tmp/names")"
-	echo "$events: $(cat "$tmp/names"); $(sed -n 's/^perf2dat: kernel symbols: //p' "$tmp/out")"
+	"$TRACE_CMD" report --profile "$tmp/$n.dat" > "$tmp/profile" 2>&1 ||
+		fail "$events: trace-cmd report --profile"
+	grep -q '^ *[|+ ]*[a-z_][a-z0-9_.]* (0xffff[0-9a-f]*)$' "$tmp/profile" ||
+		fail "$events: report --profile names no kernel frame: $(grep -m 5 '+ ' "$tmp/profile")"
+	# what the symbols cost
+	"$PERF2DAT" -q -f --kallsyms none "$tmp/$n.data" -o "$tmp/bare.dat" 2> "$tmp/err" ||
+		fail "$events: --kallsyms none: $(cat "$tmp/err")"
+	named=$(wc -c < "$tmp/$n.dat") bare=$(wc -c < "$tmp/bare.dat")
+	[ "$named" -le $((bare + bare / 20 + 65536)) ] ||
+		fail "$events: $named bytes with symbols, $bare without: more than 5% + 64 KiB"
+	echo "$events: $(cat "$tmp/names"); $(sed -n 's/^perf2dat: kernel symbols: //p' "$tmp/out");" \
+		"$named bytes, $bare with --kallsyms none"
 done
-echo "PASS: ksyms-live: two fresh recordings named as perf names them"
+echo "PASS: ksyms-live: two fresh recordings named as perf names them, at their cost bound"

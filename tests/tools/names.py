@@ -12,7 +12,9 @@ where trace-cmd names none). Sample by sample in time order, the kernel
 frames (addresses of the kernel half) must be the same addresses in the same
 order, each named as perf names it (the function, without perf's +offset),
 and a frame perf names no symbol for ([unknown]) must get no name or
-"[unknown]". It fails on any line it cannot read, and when there is no
+"[unknown]". The kernel part of perf's chain is its frames before the first
+user address; a user_stack frame must be an address or "[unknown]" (never a
+kernel function: perf names a kernel address in the user part [unknown]). It fails on any line it cannot read, and when there is no
 frame to compare. Prints "kernel frames: N compared, M named alike".
 """
 import collections
@@ -24,6 +26,9 @@ PERF_SAMPLE = re.compile(r'^\s*(?P<s>\d+)\.(?P<ns>\d{9}):\s+(?P<event>\S+):\s*$'
 PERF_FRAME = re.compile(r'^\s+(?P<addr>[0-9a-f]+) (?P<sym>.+?)(?: \(.*\))?$')
 TC_EVENT = re.compile(r'^\s*.*-\d+\s+\[\d+\]\s+(?:[^\s:]{4,5}\s+)?(?P<s>\d+)\.(?P<ns>\d{9}):'
                       r'\s+(?P<event>[^:\s]+):\s*(?P<rest>.*)$')
+# a user_stack caller: its address, or [unknown] where it falls among the
+# kernel symbols (a kernel address in the user part: perf names it [unknown])
+USER_FRAME = re.compile(r'^\s*=> (?:0x[0-9a-f]+|\[unknown\])$')
 TC_FRAME = re.compile(r'^\s*=> (?:(?P<sym>\S+) \((?P<addr>[0-9a-f]+)\)|(?:0x)?(?P<hex>[0-9a-f]+))$')
 
 
@@ -34,6 +39,7 @@ def bad(path, n, line):
 def perf_frames(path):
     out = collections.defaultdict(list)
     cur = None
+    user = {}	# the samples whose user part has begun
     for n, line in enumerate(open(path, errors='replace'), 1):
         if not line.strip():
             cur = None
@@ -47,7 +53,9 @@ def perf_frames(path):
         if not f or cur is None:
             bad(path, n, line)
         addr = int(f['addr'], 16)
-        if addr >= KERNEL:
+        if addr < KERNEL:
+            user[id(cur)] = True
+        elif id(cur) not in user:	# the kernel part: the frames before the user ip
             sym = f['sym']
             cur.append((addr, None if sym.startswith('[unknown]') else
                         re.sub(r'\+0x[0-9a-f]+$', '', sym)))
@@ -56,10 +64,12 @@ def perf_frames(path):
 
 def tc_frames(path):
     out = collections.defaultdict(list)
-    cur = None
+    cur, in_user = None, False
     for n, line in enumerate(open(path, errors='replace'), 1):
         if n == 1 and line.startswith('cpus='):
             continue
+        if in_user and USER_FRAME.match(line):
+            continue	# user frames: not compared here (no name but [unknown] allowed)
         f = TC_FRAME.match(line)
         if f and cur is not None:
             if f['addr']:
@@ -73,11 +83,14 @@ def tc_frames(path):
                 continue
             bad(path, n, line)
         ts = int(m['s']) * 10**9 + int(m['ns'])
-        if m['event'] == 'kernel_stack':
+        in_user = m['event'] == 'user_stack'
+        if in_user:
+            if not USER_FRAME.match('\t' + m['rest']):
+                bad(path, n, line)
+            cur = None
+        elif m['event'] == 'kernel_stack':
             cur = []
             out[ts].append(cur)
-        elif m['event'] == 'user_stack':
-            cur = []	# user frames: not compared here
         else:
             cur = None
     return out
