@@ -457,7 +457,8 @@ static int sink_build_id(void *ctx, const struct p2d_build_id *bid, uint64_t off
 /*
  * With &p2d_options all_records, a side-band record as its perf:* event, at
  * its time on its CPU (CPU 0 if it has none); one without a time cannot be
- * placed and is counted
+ * placed and is counted. Those perf synthesizes at the start have time 0:
+ * they get the earliest time of the recording (p2d_reorder_add_untimed()).
  */
 static int sink_record(void *ctx, const struct p2d_record *rec)
 {
@@ -487,7 +488,10 @@ static int sink_record(void *ctx, const struct p2d_record *rec)
 		return 0;
 	}
 	cv->records_converted += rec->kind != P2D_RECORD_LOST;
-	ret = queue_event(cv, &ev, data, len);
+	if (ev.ts)
+		ret = queue_event(cv, &ev, data, len);
+	else if ((ret = p2d_reorder_add_untimed(cv->queue, ev.cpu, data, len)))
+		ret = p2d_error(&cv->diag, ev.off, ret, "queueing an event: %s", strerror(-ret));
 	return ret < 0 ? ret : 0;
 }
 

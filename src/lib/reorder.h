@@ -37,6 +37,8 @@ int p2d_reorder_add_group(struct p2d_reorder *q, uint32_t cpu, uint64_t ts, cons
 			  uint32_t len, uint32_t nr_events) __hidden;
 int p2d_reorder_add_lost(struct p2d_reorder *q, uint32_t cpu, uint64_t ts, uint64_t count) __hidden;
 int p2d_reorder_add_side(struct p2d_reorder *q, const struct p2d_side *rec) __hidden;
+int p2d_reorder_add_untimed(struct p2d_reorder *q, uint32_t cpu, const void *data,
+			    uint32_t len) __hidden;
 int p2d_reorder_round(struct p2d_reorder *q) __hidden;
 int p2d_reorder_flush(struct p2d_reorder *q) __hidden;
 uint64_t p2d_reorder_late(const struct p2d_reorder *q) __hidden;

@@ -166,14 +166,25 @@ def side_fields(kind, g):
 
 
 def parse_sideband(path):
+    """perf script's side-band records, as perf2dat's perf:* events.
+
+    The records perf synthesizes at the start have time 0; perf2dat gives
+    them the earliest time of the recording (that of any sample or record).
+    """
     events = []
+    first = None
     for n, line in numbered_lines(path):
         m = SIDE_RE.match(line)
         if not m:
             # a sample's line, "COMM TID [CPU] TIME:": compared elsewhere
-            if not re.match(r'^.*\s-?\d+\s+\[\d+\]\s+\d+\.\d{9}:\s*$', line):
+            s = re.match(r'^.*\s-?\d+\s+\[\d+\]\s+(\d+\.\d{9}):\s*$', line)
+            if not s:
                 fail_parse(path, n, 'perf script side-band', line)
+            t = ns(s.group(1))
+            first = t if t and (first is None or t < first) else first
             continue
+        t = ns(m['ts'])
+        first = t if t and (first is None or t < first) else first
         form = SIDE_FORMS.get(m['kind'])
         r = re.match(form[0], m['rest']) if form else None
         if not r:
@@ -189,8 +200,11 @@ def parse_sideband(path):
             g['preempt'] = int(bool(g['preempt']))
             g['npid'] = g.get('npid') or 0
             g['ntid'] = g.get('ntid') or 0
-        events.append([int(m['cpu']), ns(m['ts']), int(m['tid']), kind, side_fields(kind, g),
+        events.append([int(m['cpu']), t, int(m['tid']), kind, side_fields(kind, g),
                        m['comm'].strip(), NO_STACK])
+    for e in events:
+        if not e[1]:
+            e[1] = first or 0
     return events
 
 
