@@ -3,8 +3,11 @@
 #
 # The desktop files a user's file manager relies on to open a perf.data in
 # KernelShark with the plugin:
-#  - plugin/kernelshark-perf.desktop passes desktop-file-validate and opens
-#    application/x-perf-data with kernelshark-perf;
+#  - plugin/kernelshark-perf.desktop (made from its .in by make) passes
+#    desktop-file-validate and opens application/x-perf-data with
+#    kernelshark-perf, named by its installed full path (GIO refuses a bare
+#    name not on the session's PATH); GIO launches a copy of it made for a
+#    stub kernelshark-perf in a private directory and passes the file;
 #  - plugin/perf2dat-mime.xml, compiled by shared-mime-info's
 #    update-mime-database into a private data directory, makes GIO (what
 #    file managers ask) recognise real recordings by their magic, under any
@@ -26,12 +29,36 @@ fail() {
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-desktop="$src/plugin/kernelshark-perf.desktop"
+desktop=${KSHARK_DESKTOP:-}
+[ -n "$desktop" ] && [ -f "$desktop" ] || { echo "SKIP: $name: the desktop entry is not built (no KernelShark plugin)"; exit 77; }
+[ -n "${KSHARK_BINDIR:-}" ] || fail "KSHARK_BINDIR is not set"
 desktop-file-validate "$desktop" > "$tmp/validate" 2>&1 || fail "desktop-file-validate: $(cat "$tmp/validate")"
 [ ! -s "$tmp/validate" ] || fail "desktop-file-validate warns: $(cat "$tmp/validate")"
-grep -q '^Exec=kernelshark-perf %f$' "$desktop" || fail "the entry does not start kernelshark-perf"
+case $KSHARK_BINDIR in /*) ;; *) fail "bindir $KSHARK_BINDIR is not absolute" ;; esac
+grep -qxF "Exec=$KSHARK_BINDIR/kernelshark-perf %f" "$desktop" ||
+	fail "the entry does not start $KSHARK_BINDIR/kernelshark-perf: $(grep '^Exec=' "$desktop")"
 grep -q '^MimeType=application/x-perf-data;$' "$desktop" || fail "the entry does not open perf.data"
-echo "kernelshark-perf.desktop: valid, opens application/x-perf-data with kernelshark-perf"
+echo "kernelshark-perf.desktop: valid, opens application/x-perf-data with $KSHARK_BINDIR/kernelshark-perf"
+
+# GIO launches it: the same entry for a stub wrapper in a directory not on PATH
+mkdir -p "$tmp/bin" "$tmp/apps" "$tmp/home"
+cat > "$tmp/bin/kernelshark-perf" <<STUB
+#!/bin/sh
+printf '%s\n' "\$@" > "$tmp/launched"
+STUB
+chmod +x "$tmp/bin/kernelshark-perf"
+sed "s|^Exec=$KSHARK_BINDIR/|Exec=$tmp/bin/|" "$desktop" > "$tmp/apps/kernelshark-perf.desktop"
+grep -qxF "Exec=$tmp/bin/kernelshark-perf %f" "$tmp/apps/kernelshark-perf.desktop" ||
+	fail "the copy for the stub has no Exec line for it"
+cp "$DATA/sample.data" "$tmp/perf.data"
+(cd / && env PATH=/usr/bin:/bin HOME="$tmp/home" XDG_DATA_HOME="$tmp/home" \
+	timeout 30 gio launch "$tmp/apps/kernelshark-perf.desktop" "$tmp/perf.data") \
+	> "$tmp/gio" 2>&1 || fail "gio launch: $(cat "$tmp/gio")"
+i=0
+while [ ! -s "$tmp/launched" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+[ "$(cat "$tmp/launched" 2> /dev/null)" = "$tmp/perf.data" ] ||
+	fail "gio launch ran the wrapper with '$(cat "$tmp/launched" 2> /dev/null)', not the file"
+echo "gio launch: the entry's full path runs, with the file, from a PATH without it"
 
 mkdir -p "$tmp/share/mime/packages" "$tmp/home" "$tmp/files"
 cp "$src/plugin/perf2dat-mime.xml" "$tmp/share/mime/packages/" || exit 1
