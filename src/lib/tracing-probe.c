@@ -115,11 +115,12 @@ static void __attribute__((noreturn)) probe_child(struct p2d_tracing *t, const b
 /*
  * Wait for the child: until it ends, or until it made no progress for
  * PROBE_TIMEOUT_MS (a format the parser loops on counts as one it dies
- * on: killed). Sleeps on a pidfd where the kernel has them (5.3), else in
- * 1 ms steps.
+ * on: killed, and true returned). Sleeps on a pidfd where the kernel has
+ * them (5.3), else in 1 ms steps.
  */
-static void probe_wait(pid_t pid, volatile uint32_t *word, int *status)
+static bool probe_wait(pid_t pid, volatile uint32_t *word, int *status)
 {
+	bool killed = false;
 	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
 	const struct timespec step = { 0, 1000000 };
@@ -146,15 +147,20 @@ static void probe_wait(pid_t pid, volatile uint32_t *word, int *status)
 			kill(pid, SIGKILL);
 			while (waitpid(pid, status, 0) < 0 && errno == EINTR)
 				;
+			killed = true;
 			break;
 		}
 	}
 	if (pidfd >= 0)
 		close(pidfd);
+	return killed;
 }
 
-/* One child: PROBE_DONE, PROBE_FAILED, or what it died parsing */
-static uint32_t probe_once(struct p2d_tracing *t, const bool *bad, uint32_t n)
+/*
+ * One child: PROBE_DONE, PROBE_FAILED, or what it died parsing; *@stalled
+ * says it was killed for making no progress
+ */
+static uint32_t probe_once(struct p2d_tracing *t, const bool *bad, uint32_t n, bool *stalled)
 {
 	volatile uint32_t *word;
 	uint32_t last;
@@ -170,8 +176,9 @@ static uint32_t probe_once(struct p2d_tracing *t, const bool *bad, uint32_t n)
 	if (pid == 0)
 		probe_child(t, bad, n, word);
 	last = PROBE_FAILED;
+	*stalled = false;
 	if (pid > 0) {
-		probe_wait(pid, word, &status);
+		*stalled = probe_wait(pid, word, &status);
 		last = __atomic_load_n(word, __ATOMIC_ACQUIRE);
 		/* done, yet killed on the way out: no verdict */
 		if (last == PROBE_DONE && !(WIFEXITED(status) && !WEXITSTATUS(status)))
@@ -202,8 +209,9 @@ static void drop_format(struct p2d_tracing *t, uint32_t i)
  */
 int p2d_tracing_probe(struct p2d_diag *d, struct p2d_tracing *t, uint64_t off)
 {
-	uint32_t i, n = t->nr_ftrace, v, crashes = 0;
+	uint32_t i, n = t->nr_ftrace, v, crashes = 0, stalled_on = PROBE_FAILED;
 	const char *sys;
+	bool stalled;
 	bool *bad;
 
 	for (i = 0; i < t->nr_systems; i++)
@@ -211,8 +219,16 @@ int p2d_tracing_probe(struct p2d_diag *d, struct p2d_tracing *t, uint64_t off)
 	bad = calloc(n ? n : 1, sizeof(*bad));
 	if (!bad)
 		return -ENOMEM;
-	for (v = probe_once(t, bad, n); v != PROBE_DONE && v != PROBE_FAILED;
-	     v = probe_once(t, bad, n)) {
+	for (v = probe_once(t, bad, n, &stalled); v != PROBE_DONE && v != PROBE_FAILED;
+	     v = probe_once(t, bad, n, &stalled)) {
+		/*
+		 * A child that stalled may only have been starved of CPU time
+		 * (a loaded machine): tried once more before its format goes
+		 */
+		if (stalled && v != stalled_on) {
+			stalled_on = v;
+			continue;
+		}
 		if (++crashes > PROBE_RETRIES) {
 			free(bad);
 			return p2d_error(d, off, -EBADMSG, "tracing data: more than %u damaged"
