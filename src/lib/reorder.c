@@ -31,8 +31,9 @@
  * once, as in perf's ordered-events queue.
  *
  * Events without a time (the perf:* events of the records perf synthesizes
- * at the start, timestamp 0, p2d_reorder_add_untimed()) are held until
- * events are first released, then take the earliest time queued: every
+ * at the start, timestamp 0, p2d_reorder_add_untimed()) wait at time 0 at
+ * the heads of their queues until events are first released, then take
+ * the earliest time queued: every
  * CPU's events stay in time order, and readers do not see a time axis
  * from 0 (KernelShark merged the CPUs wrongly then).
  */
@@ -77,13 +78,6 @@ struct sideq {
 	size_t		cap;
 };
 
-/* An event without a time, held until the first release */
-struct untimed {
-	uint64_t	off;
-	uint32_t	len;
-	uint32_t	cpu;
-};
-
 struct p2d_reorder {
 	struct cpuq	*q;
 	uint32_t	nq;
@@ -98,9 +92,7 @@ struct p2d_reorder {
 	uint64_t	late;
 	struct chunk	*all;
 	struct chunk	*free;
-	struct untimed	*ut;
-	size_t		ut_n;
-	size_t		ut_cap;
+	uint64_t	ut_n;		/* events without a time, at the queues' heads */
 	uint64_t	ut_ts;		/* the time they got, once placed */
 	bool		ut_placed;
 };
@@ -146,7 +138,6 @@ void p2d_reorder_free(struct p2d_reorder *s)
 	}
 	free(s->q);
 	free(s->side.e);
-	free(s->ut);
 	free(s);
 }
 
@@ -419,21 +410,14 @@ static int over_cap(struct p2d_reorder *s);
 int p2d_reorder_add_untimed(struct p2d_reorder *s, uint32_t cpu, const void *data, uint32_t len)
 {
 	struct cpuq *q = cpu < s->nq ? &s->q[cpu] : get_queue(s, cpu);
-	uint64_t off;
 
 	if (!q)
 		return cpu >= P2D_MAX_CPUS ? -ERANGE : -ENOMEM;
 	if (s->ut_placed)
 		return add_entry(s, cpu, q->emitted && q->emitted_ts > s->ut_ts ? q->emitted_ts :
 				 s->ut_ts, data, len, 0);
-	if (s->ut_n == s->ut_cap && grow((void **)&s->ut, &s->ut_cap, s->ut_n + 1, sizeof(*s->ut)))
-		return -ENOMEM;
-	off = store(s, q, data, len);
-	if (!off)
-		return -ENOMEM;
-	s->bytes += len;
-	s->ut[s->ut_n++] = (struct untimed){ .off = off, .len = len, .cpu = cpu };
-	return s->bytes <= P2D_QUEUE_CAP ? 0 : over_cap(s);
+	s->ut_n++;	/* at time 0, before every timed event of its CPU */
+	return add_entry(s, cpu, 0, data, len, 0);
 }
 
 /**
@@ -541,39 +525,37 @@ static void compact_side(struct sideq *q)
 }
 
 /*
- * Give the held events without a time the earliest time queued, in the
- * queues of their CPUs. With no event queued they wait, unless @force
- * (end of input, queues full): then they keep time 0.
+ * Give the held events without a time (time 0, at the heads of their
+ * CPUs' queues) the earliest time queued: no later than any other event,
+ * so the queues stay in order. With no other event queued they wait,
+ * unless @force (end of input, queues full): then they keep time 0.
  */
-static int place_untimed(struct p2d_reorder *s, bool force)
+static void place_untimed(struct p2d_reorder *s, bool force)
 {
 	uint64_t ts = UINT64_MAX;
 	struct cpuq *q;
 	uint32_t cpu;
 	size_t i;
-	int ret;
 
 	for (cpu = 0; cpu < s->nq; cpu++) {
 		q = &s->q[cpu];
-		if (q->head < q->n && q->e[q->head].ts < ts)
-			ts = q->e[q->head].ts;
+		for (i = q->head; i < q->n && !q->e[i].ts; i++)
+			;
+		if (i < q->n && q->e[i].ts < ts)
+			ts = q->e[i].ts;
 	}
 	if (ts == UINT64_MAX) {
 		if (!force)
-			return 0;
+			return;
 		ts = 0;
 	}
-	for (i = 0; i < s->ut_n; i++) {
-		ret = insert(&s->q[s->ut[i].cpu], ts, s->ut[i].off, s->ut[i].len);
-		if (ret)
-			return ret;
+	for (cpu = 0; cpu < s->nq; cpu++) {
+		q = &s->q[cpu];
+		for (i = q->head; i < q->n && !q->e[i].ts; i++)
+			q->e[i].ts = ts;
 	}
-	free(s->ut);
-	s->ut = NULL;
-	s->ut_n = s->ut_cap = 0;
 	s->ut_ts = ts;
 	s->ut_placed = true;
-	return 0;
 }
 
 /*
@@ -587,10 +569,10 @@ static int flush_upto(struct p2d_reorder *s, uint64_t limit)
 	uint32_t cpu;
 	int ret;
 
-	if (s->ut_n) {
-		ret = place_untimed(s, limit == UINT64_MAX);
-		if (ret)
-			return ret;
+	if (s->ut_n && !s->ut_placed) {
+		place_untimed(s, limit == UINT64_MAX);
+		if (!s->ut_placed)
+			return 0;	/* nothing timed yet: they all wait */
 	}
 	while (sq->head < sq->n && sq->e[sq->head].ts <= limit) {
 		ret = flush_cpus(s, sq->e[sq->head].ts, true);
