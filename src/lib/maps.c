@@ -5,7 +5,7 @@
  * events), a new mapping replaces the parts of older ones it overlaps
  * (perf's maps__fixup_overlappings()), a forked process starts with a copy
  * of its parent's maps and a new thread shares its process's, and an exec
- * empties them (the new image's mappings follow).
+ * keeps them until the new image's mappings overlap them (as perf does).
  *
  * Each process's maps are an array sorted by address; processes are found
  * through an open-addressing table. Everything is bounded: P2D_MAX_MAPS
@@ -34,7 +34,7 @@ struct proc {
 	uint32_t	cap;
 	struct p2d_map	*m;
 	uint64_t	gen;		/* changes with every change of @m */
-	struct p2d_map	*snap;		/* @m at the last user stack */
+	struct p2d_map	*snap;		/* @m at the last user stack, and older maps it left */
 	uint32_t	nr_snap;
 	uint64_t	snap_gen;
 	bool		want;
@@ -267,19 +267,20 @@ int p2d_maps_fork(struct p2d_maps *m, uint32_t pid, uint32_t ppid)
 }
 
 /**
- * p2d_maps_exec - process @pid replaced its image: its maps are gone
+ * p2d_maps_exec - process @pid replaced its image
  * @m: the maps
  * @pid: the process
+ *
+ * As perf does, the old image's mappings stay until new ones overlap them:
+ * a sample taken during the exec, or right after it before the new libc is
+ * mapped, still has its user frames in the old image's files.
  */
 void p2d_maps_exec(struct p2d_maps *m, uint32_t pid)
 {
 	struct proc *p = find(m, pid);
 
-	if (!p || !p->nr)
-		return;
-	m->total -= p->nr;
-	p->nr = 0;
-	p->gen = ++m->clock;
+	if (p)
+		p->gen = ++m->clock;
 }
 
 /**
@@ -322,11 +323,41 @@ uint64_t p2d_maps_generation(const struct p2d_maps *m, uint32_t pid)
 	return p ? p->gen : 0;
 }
 
+/*
+ * @n maps of @cur (sorted) and those of @old (sorted) that overlap none of
+ * them, into @out (room for both), sorted. Returns the count.
+ */
+static uint32_t merge_maps(const struct p2d_map *cur, uint32_t n, const struct p2d_map *old,
+			   uint32_t k, struct p2d_map *out)
+{
+	uint32_t i = 0, j = 0, o = 0;
+
+	while (i < n || j < k) {
+		if (j >= k || (i < n && cur[i].start <= old[j].start)) {
+			out[o++] = cur[i++];
+			continue;
+		}
+		/* an older mapping stays where no current one overlaps it */
+		bool hit = (i < n && cur[i].start < old[j].end) ||
+			   (i > 0 && cur[i - 1].end > old[j].start);
+
+		if (!hit)
+			out[o++] = old[j];
+		j++;
+	}
+	return o;
+}
+
 /**
  * p2d_maps_want - process @pid has a user stack now: its PROCMAPS option
  *	gets the maps it has now
  * @m: the maps
  * @pid: the process
+ *
+ * The option keeps, beside the maps of the process's last user stack, the
+ * mappings of its earlier user stacks that no later one overlaps: the
+ * stacks from before an exec, or of a library unloaded since, still find
+ * their file (perf, which sees no munmap, keeps them as well).
  *
  * Returns 0, -ENOSPC past the bounds (the older maps are kept) or -ENOMEM.
  */
@@ -334,20 +365,20 @@ int p2d_maps_want(struct p2d_maps *m, uint32_t pid)
 {
 	struct proc *p = find(m, pid);
 	struct p2d_map *s;
+	uint32_t n;
 
 	if (!p || (p->want && p->snap_gen == p->gen))
 		return 0;
-	if (p->nr > p->nr_snap || !p->snap) {
-		if (m->total + p->nr > P2D_MAX_MAPS)
-			return -ENOSPC;
-		s = realloc(p->snap, (p->nr ? p->nr : 1) * sizeof(*s));
-		if (!s)
-			return -ENOMEM;
-		p->snap = s;
-	}
+	if (m->total + p->nr > P2D_MAX_MAPS)
+		return -ENOSPC;
+	s = malloc(((size_t)p->nr + p->nr_snap + 1) * sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	n = merge_maps(p->m, p->nr, p->want ? p->snap : NULL, p->want ? p->nr_snap : 0, s);
 	m->total -= p->nr_snap;
-	memcpy(p->snap, p->m, p->nr * sizeof(*p->m));
-	p->nr_snap = p->nr;
+	free(p->snap);
+	p->snap = s;
+	p->nr_snap = n;
 	m->total += p->nr_snap;
 	p->snap_gen = p->gen;
 	p->want = true;

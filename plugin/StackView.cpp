@@ -1,0 +1,532 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The stack view's GUI: marks on the CPU and task graphs where samples with
+ * stacks are (when zoomed in enough to tell them apart), a dock panel with
+ * the selected sample's call chain, and "Stacks in view", the call tree of
+ * the visible range (or of the range between the panel's markers A and B).
+ *
+ * Built only against what libkshark-dev installs (KsPlotTools.hpp,
+ * KsPlugins.hpp, KsPluginsGUI.hpp) and plain Qt: KernelShark's own window
+ * classes are not installed, so the panel finds the trace list as a
+ * QTableView of the main window, and a selected row's entry by its CPU,
+ * its time and its place among that CPU's rows of the same microsecond.
+ * No moc: signals are connected to lambdas.
+ */
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include <QAbstractProxyModel>
+#include <QApplication>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QDockWidget>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QMainWindow>
+#include <QMenu>
+#include <QMenuBar>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTimer>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include "libkshark.h"
+#include "libkshark-plugin.h"
+#include "KsPlotTools.hpp"
+#include "KsPlugins.hpp"
+#include "KsPluginsGUI.hpp"
+#include "stacks.h"
+#include "stacks-plot.h"
+
+#define KS_P2D_EXPORT	__attribute__((visibility("default")))
+
+extern "C" KS_P2D_EXPORT void *KSHARK_MENU_PLUGIN_INITIALIZER(void *gui_ptr);
+
+namespace {
+
+/* a row's time as KernelShark's list prints it (KsUtils::Ts2String) */
+QString timeString(int64_t ts)
+{
+	return QString::number(ts * 1e-9, 'f', 6);
+}
+
+QString frameFunction(const p2d_ks_frame &f)
+{
+	if (f.name)
+		return QString("%1+0x%2").arg(f.name).arg(f.off, 0, 16);
+	return QStringLiteral("[unknown]");
+}
+
+QString frameFile(const p2d_ks_frame &f)
+{
+	QString file = f.file ? QString(f.file) : QStringLiteral("[unknown]");
+
+	if (!f.name && f.file && f.has_file_off)
+		file += QString("+0x%1").arg(f.file_off, 0, 16);
+	return file;
+}
+
+QString durationString(int64_t ns)
+{
+	if (ns <= 0)
+		return QString();
+	return QString::number(ns * 1e-6, 'f', 3) + QStringLiteral(" ms");
+}
+
+class StackPanel {
+public:
+	explicit StackPanel(QMainWindow *w);
+
+	void show(int sd, const kshark_entry *e);
+	void forget(p2d_ks_stream *s);
+	void viewChanged(int sd, int64_t lo, int64_t hi);
+
+private:
+	void _hookList();
+	void _rowSelected(const QModelIndex &proxyIndex);
+	void _mark(int which);
+	void _copy();
+	void _updateTree();
+	void _fillTree(QTreeWidgetItem *parent, const p2d_ks_node *n, int depth);
+
+	QMainWindow	*_window;
+	QDockWidget	*_dock;
+	QLabel		*_head;
+	QTreeWidget	*_frames;
+	QTreeWidget	*_tree;
+	QLabel		*_treeHead;
+	QCheckBox	*_betweenAB;
+	QTabWidget	*_tabs;
+	QTimer		_timer;
+	QString		_text;
+
+	int		_sd = -1;
+	const kshark_entry *_sample = nullptr;
+	int		_abSd = -1;
+	const kshark_entry *_ab[2] = { nullptr, nullptr };
+	int		_viewSd = -1;
+	int64_t		_viewLo = 0, _viewHi = 0;
+	bool		_hooked = false;
+};
+
+StackPanel *panel;
+
+StackPanel::StackPanel(QMainWindow *w)
+: _window(w)
+{
+	QWidget *stackTab = new QWidget;
+	QVBoxLayout *stackLayout = new QVBoxLayout(stackTab);
+	QHBoxLayout *buttons = new QHBoxLayout;
+	QPushButton *markA = new QPushButton(QStringLiteral("Marker A"));
+	QPushButton *markB = new QPushButton(QStringLiteral("Marker B"));
+	QPushButton *copy = new QPushButton(QStringLiteral("Copy"));
+	QWidget *treeTab = new QWidget;
+	QVBoxLayout *treeLayout = new QVBoxLayout(treeTab);
+	QWidget *box = new QWidget;
+	QVBoxLayout *boxLayout = new QVBoxLayout(box);
+
+	_dock = new QDockWidget(QStringLiteral("Stack view"), w);
+	_dock->setObjectName(QStringLiteral("perf2dat-stack-view"));
+	_head = new QLabel(QStringLiteral("Select a sample with a stack (its row, or its mark)."));
+	_head->setWordWrap(true);
+	_head->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+	_frames = new QTreeWidget;
+	_frames->setColumnCount(3);
+	_frames->setHeaderLabels({ QStringLiteral("Function"), QStringLiteral("File"),
+				   QStringLiteral("Address") });
+	_frames->setRootIsDecorated(true);
+	_frames->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+	buttons->addWidget(markA);
+	buttons->addWidget(markB);
+	buttons->addWidget(copy);
+	buttons->addStretch();
+	stackLayout->addLayout(buttons);
+	stackLayout->addWidget(_frames);
+
+	_treeHead = new QLabel;
+	_betweenAB = new QCheckBox(QStringLiteral("Between markers A and B (set here)"));
+	_tree = new QTreeWidget;
+	_tree->setColumnCount(3);
+	_tree->setHeaderLabels({ QStringLiteral("Function"), QStringLiteral("Samples"),
+				 QStringLiteral("Off-CPU") });
+	_tree->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+	treeLayout->addWidget(_treeHead);
+	treeLayout->addWidget(_betweenAB);
+	treeLayout->addWidget(_tree);
+
+	_tabs = new QTabWidget;
+	_tabs->addTab(stackTab, QStringLiteral("Call stack"));
+	_tabs->addTab(treeTab, QStringLiteral("Stacks in view"));
+	boxLayout->addWidget(_head);
+	boxLayout->addWidget(_tabs);
+	_dock->setWidget(box);
+	_dock->setMinimumWidth(420);
+	w->addDockWidget(Qt::RightDockWidgetArea, _dock);
+	_dock->hide();
+
+	QObject::connect(markA, &QPushButton::clicked, [this] { _mark(0); });
+	QObject::connect(markB, &QPushButton::clicked, [this] { _mark(1); });
+	QObject::connect(copy, &QPushButton::clicked, [this] { _copy(); });
+	QObject::connect(_betweenAB, &QCheckBox::toggled, [this] { _updateTree(); });
+	QObject::connect(_tabs, &QTabWidget::currentChanged, [this] { _updateTree(); });
+	_timer.setSingleShot(true);
+	QObject::connect(&_timer, &QTimer::timeout, [this] { _updateTree(); });
+
+	/* Tools -> Stack view */
+	for (QMenu *m : w->menuBar()->findChildren<QMenu *>()) {
+		QString t = m->title();
+
+		t.remove('&');
+		if (t != QStringLiteral("Tools"))
+			continue;
+		QAction *a = m->addAction(QStringLiteral("Stack view"));
+		QObject::connect(a, &QAction::triggered, [this] {
+			_hookList();
+			_dock->show();
+			_dock->raise();
+		});
+		break;
+	}
+	_hookList();
+}
+
+/* follow the trace list's selection (a click on a row, or on the graph) */
+void StackPanel::_hookList()
+{
+	if (_hooked)
+		return;
+	for (QTableView *v : _window->findChildren<QTableView *>()) {
+		QItemSelectionModel *sel = v->selectionModel();
+
+		if (!sel)
+			continue;
+		QObject::connect(sel, &QItemSelectionModel::currentRowChanged,
+				 [this](const QModelIndex &cur, const QModelIndex &) {
+					 _rowSelected(cur);
+				 });
+		_hooked = true;
+		break;
+	}
+}
+
+static int column(const QAbstractItemModel *m, const QString &name)
+{
+	for (int c = 0; c < m->columnCount(); c++)
+		if (m->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString() == name)
+			return c;
+	return -1;
+}
+
+void StackPanel::_rowSelected(const QModelIndex &proxyIndex)
+{
+	const QAbstractProxyModel *proxy;
+	const QAbstractItemModel *m;
+	QModelIndex idx = proxyIndex;
+	int cCpu, cTime, cStream, row, cpu, sd = 0;
+	p2d_ks_stream *s;
+	QString when;
+	size_t nth = 0, n;
+	const kshark_entry **e;
+
+	if (!idx.isValid())
+		return;
+	proxy = qobject_cast<const QAbstractProxyModel *>(idx.model());
+	if (proxy) {
+		idx = proxy->mapToSource(idx);
+		m = proxy->sourceModel();
+	} else {
+		m = idx.model();
+	}
+	cCpu = column(m, QStringLiteral("CPU"));
+	cTime = column(m, QStringLiteral("Time Stamp"));
+	cStream = column(m, QStringLiteral(" >> "));
+	if (cCpu < 0 || cTime < 0)
+		return;
+	row = idx.row();
+	auto cell = [m](int r, int c) { return m->index(r, c).data().toString(); };
+	cpu = cell(row, cCpu).toInt();
+	when = cell(row, cTime);
+	if (cStream >= 0)
+		sd = cell(row, cStream).toInt();
+	s = p2d_ks_stream_of(sd);
+	if (!s)
+		return;
+	/* which of this CPU's rows of this microsecond it is */
+	for (int r = row - 1; r >= 0 && cell(r, cTime) == when; r--)
+		if (cell(r, cCpu).toInt() == cpu && (cStream < 0 || cell(r, cStream).toInt() == sd))
+			nth++;
+	n = p2d_ks_cpu_entries(s, cpu, &e);
+	for (size_t i = 0; i < n; i++) {
+		if (timeString(e[i]->ts) != when)
+			continue;
+		if (nth--)
+			continue;
+		const kshark_entry *sample = p2d_ks_sample_of(s, e[i]);
+
+		if (sample)
+			show(sd, sample);
+		return;
+	}
+}
+
+void StackPanel::show(int sd, const kshark_entry *e)
+{
+	p2d_ks_stream *s = p2d_ks_stream_of(sd);
+	p2d_ks_stack st;
+	char state = 0;
+	int64_t off;
+	char buf[8192];
+
+	if (!s || p2d_ks_stack_read(s, e, &st))
+		return;
+	_sd = sd;
+	_sample = e;
+	off = p2d_ks_offcpu(s, e, &state);
+	QString head = QString("%1  %2 [%3]  CPU %4  %5")
+		.arg(st.event).arg(st.task).arg(st.pid).arg(st.cpu).arg(timeString(st.ts).left(20));
+	head = QString("%1  %2-%3 [%4] %5").arg(st.event).arg(st.task).arg(st.pid)
+		.arg(st.cpu, 3, 10, QChar('0')).arg(QString::number(st.ts * 1e-9, 'f', 9));
+	if (off > 0)
+		head += QString("  off CPU %1 (%2)").arg(durationString(off)).arg(QChar(state));
+	_head->setText(head);
+	_text = head + "\n";
+
+	_frames->clear();
+	QTreeWidgetItem *kernel = nullptr, *user = nullptr;
+	for (size_t i = 0; i < st.nr; i++) {
+		const p2d_ks_frame &f = st.frames[i];
+		QTreeWidgetItem **group = f.user ? &user : &kernel;
+
+		if (!*group) {
+			*group = new QTreeWidgetItem(_frames);
+			(*group)->setText(0, f.user ? QStringLiteral("user") : QStringLiteral("kernel"));
+			(*group)->setFirstColumnSpanned(true);
+		}
+		QTreeWidgetItem *it = new QTreeWidgetItem(*group);
+		it->setText(0, frameFunction(f));
+		it->setText(1, frameFile(f));
+		it->setText(2, QString("%1").arg(f.addr, 0, 16));
+		p2d_ks_frame_text(&f, buf, sizeof(buf));
+		_text += QString("\t") + QString(buf).trimmed() + "\n";
+	}
+	_frames->expandAll();
+	for (int c = 0; c < 3; c++)
+		_frames->resizeColumnToContents(c);
+	p2d_ks_stack_release(&st);
+	_tabs->setCurrentIndex(0);
+	_dock->show();
+	_dock->raise();
+}
+
+void StackPanel::_mark(int which)
+{
+	if (!_sample)
+		return;
+	_abSd = _sd;
+	_ab[which] = _sample;
+	if (which == 0)
+		markEntryA(_window, _sample);
+	else
+		markEntryB(_window, _sample);
+	if (_betweenAB->isChecked())
+		_updateTree();
+}
+
+void StackPanel::_copy()
+{
+	if (!_text.isEmpty())
+		QApplication::clipboard()->setText(_text);
+}
+
+void StackPanel::forget(p2d_ks_stream *s)
+{
+	int sd = p2d_ks_stream_id(s);
+
+	if (_sd == sd) {
+		_sd = -1;
+		_sample = nullptr;
+		_frames->clear();
+		_head->setText(QStringLiteral("Select a sample with a stack (its row, or its mark)."));
+		_text.clear();
+	}
+	if (_abSd == sd) {
+		_abSd = -1;
+		_ab[0] = _ab[1] = nullptr;
+	}
+	if (_viewSd == sd)
+		_viewSd = -1;
+	_tree->clear();
+}
+
+void StackPanel::viewChanged(int sd, int64_t lo, int64_t hi)
+{
+	if (_viewSd == sd && _viewLo == lo && _viewHi == hi)
+		return;
+	_viewSd = sd;
+	_viewLo = lo;
+	_viewHi = hi;
+	if (_dock->isVisible() && _tabs->currentIndex() == 1 && !_betweenAB->isChecked())
+		_timer.start(150);
+}
+
+void StackPanel::_fillTree(QTreeWidgetItem *parent, const p2d_ks_node *n, int depth)
+{
+	for (; n; n = n->next) {
+		QTreeWidgetItem *it = parent ? new QTreeWidgetItem(parent) : new QTreeWidgetItem(_tree);
+
+		it->setText(0, n->label);
+		it->setText(1, QString::number(n->samples));
+		it->setTextAlignment(1, Qt::AlignRight);
+		it->setText(2, durationString(n->offcpu_ns));
+		it->setTextAlignment(2, Qt::AlignRight);
+		_fillTree(it, n->child, depth + 1);
+		/* open the way down while one caller has at least half the samples */
+		if (depth < 32 && n->child && n->child->samples * 2 >= n->samples)
+			it->setExpanded(true);
+	}
+}
+
+void StackPanel::_updateTree()
+{
+	int sd = _viewSd;
+	int64_t lo = _viewLo, hi = _viewHi;
+	p2d_ks_node *root;
+	p2d_ks_stream *s;
+	int count;
+
+	if (_tabs->currentIndex() != 1)
+		return;
+	if (_betweenAB->isChecked()) {
+		if (!_ab[0] || !_ab[1]) {
+			_treeHead->setText(QStringLiteral("Set markers A and B with the buttons of Call stack."));
+			_tree->clear();
+			return;
+		}
+		sd = _abSd;
+		lo = std::min(_ab[0]->ts, _ab[1]->ts);
+		hi = std::max(_ab[0]->ts, _ab[1]->ts);
+	}
+	s = p2d_ks_stream_of(sd);
+	_tree->clear();
+	if (!s)
+		return;
+	root = p2d_ks_tree_new();
+	if (!root)
+		return;
+	count = p2d_ks_tree_range(s, lo, hi, root);
+	_treeHead->setText(QString("%1 samples with stacks, %2 to %3").arg(std::max(count, 0))
+			   .arg(timeString(lo)).arg(timeString(hi)));
+	_fillTree(nullptr, root->child, 0);
+	_tree->resizeColumnToContents(0);
+	p2d_ks_tree_free(root);
+}
+
+/* a sample's mark: a small triangle above its bin; double click shows it */
+class StackMark : public KsPlot::Triangle {
+public:
+	StackMark(int sd, const kshark_entry *e) : _sd(sd), _e(e) {}
+
+	double distance(int x, int y) const override
+	{
+		double dx = pointX(0) - x, dy = pointY(0) - y;
+
+		return std::sqrt(dx * dx + dy * dy);
+	}
+
+private:
+	void _doubleClick() const override
+	{
+		if (panel)
+			panel->show(_sd, _e);
+	}
+
+	int			_sd;
+	const kshark_entry	*_e;
+};
+
+void draw(kshark_cpp_argv *argv_c, int sd, int val, int action)
+{
+	KsCppArgV *argv = KS_ARGV_TO_CPP(argv_c);
+	p2d_ks_stream *s = p2d_ks_stream_of(sd);
+	KsPlot::Graph *graph = argv->_graph;
+	kshark_trace_histo *histo = argv->_histo;
+	const kshark_entry **e;
+	std::vector<const kshark_entry *> here;
+	size_t n, lo;
+
+	if (!s || !graph || !histo || graph->size() == 0)
+		return;
+	if (panel)
+		panel->viewChanged(sd, histo->min, histo->max);
+	if (!(action & (KSHARK_CPU_DRAW | KSHARK_TASK_DRAW)))
+		return;
+	n = p2d_ks_samples(s, &e);
+	lo = std::lower_bound(e, e + n, histo->min,
+			      [](const kshark_entry *a, int64_t t) { return a->ts < t; }) - e;
+	for (size_t i = lo; i < n && e[i]->ts <= histo->max; i++) {
+		if ((action & KSHARK_CPU_DRAW) ? e[i]->cpu != val : e[i]->pid != val)
+			continue;
+		if (!(e[i]->visible & KS_GRAPH_VIEW_FILTER_MASK))
+			continue;
+		here.push_back(e[i]);
+		/* zoomed in enough: at most one mark for four bins */
+		if ((int)here.size() > graph->size() / 4)
+			return;
+	}
+	int h = std::max(4, graph->height() / 4);
+	for (const kshark_entry *x : here) {
+		int bin = ksmodel_get_bin(histo, x);
+
+		if (bin < 0)
+			continue;
+		KsPlot::Point base = graph->bin(bin)._base;
+		StackMark *m = new StackMark(sd, x);
+		int top = base.y() - graph->height() + 1;
+
+		m->setPoint(0, base.x(), top + h);
+		m->setPoint(1, base.x() - h / 2, top);
+		m->setPoint(2, base.x() + h / 2, top);
+		m->_color = KsPlot::Color(0, 110, 230);
+		m->_size = 1.5;
+		argv->_shapes->push_front(m);
+	}
+}
+
+} /* namespace */
+
+extern "C" {
+
+void p2d_ks_register_draw(struct kshark_data_stream *stream)
+{
+	kshark_register_draw_handler(stream, draw);
+}
+
+void p2d_ks_unregister_draw(struct kshark_data_stream *stream)
+{
+	kshark_unregister_draw_handler(stream, draw);
+}
+
+void p2d_ks_forget(struct p2d_ks_stream *s)
+{
+	if (panel)
+		panel->forget(s);
+}
+
+/* KernelShark calls this with its main window when it loads the plugin */
+void *KSHARK_MENU_PLUGIN_INITIALIZER(void *gui_ptr)
+{
+	QMainWindow *w = static_cast<QMainWindow *>(gui_ptr);
+
+	if (!panel && w)
+		panel = new StackPanel(w);
+	return panel;
+}
+
+} /* extern "C" */

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The stack view without its GUI (the plugin built without Qt): the C part
+ * still keeps the samples, for p2d_ks_dump(), and nothing is drawn.
+ */
+#include "stacks-plot.h"
+
+void p2d_ks_register_draw(struct kshark_data_stream *stream)
+{
+	(void)stream;
+}
+
+void p2d_ks_unregister_draw(struct kshark_data_stream *stream)
+{
+	(void)stream;
+}
+
+void p2d_ks_forget(struct p2d_ks_stream *s)
+{
+	(void)s;
+}

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The stack view's plot plugin interface (libkshark-plugin.h): one
+ * p2d_ks_stream per tep stream, fed by an event handler on every event of
+ * the stream, and the draw handler that marks the samples with stacks
+ * (StackView.cpp, when the plugin is built with Qt).
+ *
+ * p2d_ks_dump() prints what the panel and the call tree would show for
+ * every sample of a stream: the headless test reads that.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libkshark.h"
+#include "libkshark-plugin.h"
+#include "libkshark-tepdata.h"
+#include "stacks.h"
+#include "stacks-plot.h"
+
+#define KS_P2D_EXPORT	__attribute__((visibility("default")))
+
+KS_P2D_EXPORT int KSHARK_PLOT_PLUGIN_INITIALIZER(struct kshark_data_stream *stream);
+KS_P2D_EXPORT int KSHARK_PLOT_PLUGIN_DEINITIALIZER(struct kshark_data_stream *stream);
+KS_P2D_EXPORT int p2d_ks_dump(int sd, FILE *out);
+
+#define MAX_STREAMS	256
+
+static struct p2d_ks_stream *streams[MAX_STREAMS];
+
+/**
+ * p2d_ks_stream_of - the stack view's state of stream @sd
+ * @sd: a libkshark stream id
+ *
+ * Returns it, or NULL when the plugin is not on that stream.
+ */
+struct p2d_ks_stream *p2d_ks_stream_of(int sd)
+{
+	return sd >= 0 && sd < MAX_STREAMS ? streams[sd] : NULL;
+}
+
+static void on_entry(struct kshark_data_stream *stream, void *rec, struct kshark_entry *e)
+{
+	struct p2d_ks_stream *s = p2d_ks_stream_of(stream->stream_id);
+
+	if (s)
+		p2d_ks_stream_add(s, rec, e);
+}
+
+static int *event_ids(struct kshark_data_stream *stream, int *n)
+{
+	int *ids = kshark_get_all_event_ids(stream);
+
+	*n = ids ? stream->n_events : 0;
+	return ids;
+}
+
+int KSHARK_PLOT_PLUGIN_INITIALIZER(struct kshark_data_stream *stream)
+{
+	struct p2d_ks_stream *s;
+	int n, *ids;
+
+	if (stream->stream_id < 0 || stream->stream_id >= MAX_STREAMS ||
+	    streams[stream->stream_id] || !kshark_is_tep(stream))
+		return 0;
+	s = p2d_ks_stream_new(stream);
+	if (!s)
+		return 0;
+	if (!p2d_ks_stream_has_stacks(s)) {
+		/* nothing to show: the plugin stays off this stream */
+		p2d_ks_stream_free(s);
+		return 0;
+	}
+	streams[stream->stream_id] = s;
+	ids = event_ids(stream, &n);
+	for (int i = 0; i < n; i++)
+		kshark_register_event_handler(stream, ids[i], on_entry);
+	free(ids);
+	p2d_ks_register_draw(stream);
+	return 1;
+}
+
+int KSHARK_PLOT_PLUGIN_DEINITIALIZER(struct kshark_data_stream *stream)
+{
+	struct p2d_ks_stream *s = p2d_ks_stream_of(stream->stream_id);
+	int n, *ids;
+
+	if (!s)
+		return 0;
+	p2d_ks_unregister_draw(stream);
+	ids = event_ids(stream, &n);
+	for (int i = 0; i < n; i++)
+		kshark_unregister_event_handler(stream, ids[i], on_entry);
+	free(ids);
+	p2d_ks_forget(s);
+	streams[stream->stream_id] = NULL;
+	p2d_ks_stream_free(s);
+	return 1;
+}
+
+static void dump_node(FILE *out, const struct p2d_ks_node *n, int depth)
+{
+	for (; n; n = n->next) {
+		fprintf(out, "tree %d %llu %lld %s\n", depth, (unsigned long long)n->samples,
+			(long long)n->offcpu_ns, n->label);
+		dump_node(out, n->child, depth + 1);
+	}
+}
+
+/**
+ * p2d_ks_dump - print the stack view of every sample of stream @sd
+ * @sd: the stream
+ * @out: where
+ *
+ * For each sample with stacks, in time order: "sample CPU TS PID EVENT",
+ * then a line "frame k|u TEXT" per frame (p2d_ks_frame_text()); then the
+ * call tree of all of them: "tree DEPTH SAMPLES OFFCPU_NS LABEL" per node,
+ * depth first. Returns the number of samples, or a negative errno.
+ */
+int p2d_ks_dump(int sd, FILE *out)
+{
+	struct p2d_ks_stream *s = p2d_ks_stream_of(sd);
+	const struct kshark_entry **e;
+	struct p2d_ks_node *root;
+	size_t n;
+	int ret;
+
+	if (!s)
+		return -ENOENT;
+	n = p2d_ks_samples(s, &e);
+	for (size_t i = 0; i < n; i++) {
+		struct p2d_ks_stack st;
+		char buf[8192];
+
+		if (p2d_ks_stack_read(s, e[i], &st))
+			continue;
+		fprintf(out, "sample %d %lld %d %s\n", st.cpu, (long long)st.ts, st.pid, st.event);
+		for (size_t k = 0; k < st.nr; k++) {
+			p2d_ks_frame_text(&st.frames[k], buf, sizeof(buf));
+			fprintf(out, "frame %c %s\n", st.frames[k].user ? 'u' : 'k', buf);
+		}
+		p2d_ks_stack_release(&st);
+	}
+	root = p2d_ks_tree_new();
+	if (!root)
+		return -ENOMEM;
+	ret = p2d_ks_tree_range(s, INT64_MIN, INT64_MAX, root);
+	if (ret >= 0)
+		dump_node(out, root->child, 0);
+	p2d_ks_tree_free(root);
+	return ret < 0 ? ret : (int)n;
+}

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The stack view headless: open a file in libkshark as KernelShark does
+ * (kshark_open(), then the plugin's plot interface on the stream, then
+ * kshark_load_entries()), and print what the panel and the call tree show
+ * for every sample, through the plugin's own p2d_ks_dump().
+ *
+ * Usage: kshark-stacks PLUGIN.so FILE
+ * Exit: 0, 1 on an error, 2 when the plugin is not on the stream (a file
+ * without stacks).
+ */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libkshark.h"
+#include "libkshark-plugin.h"
+
+typedef int (*dump_fn)(int sd, FILE *out);
+
+int main(int argc, char **argv)
+{
+	struct kshark_context *ctx = NULL;
+	struct kshark_plugin_list *plugin;
+	struct kshark_data_stream *stream;
+	struct kshark_entry **rows = NULL;
+	dump_fn dump;
+	void *so;
+	ssize_t n;
+	int sd, ret;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: kshark-stacks PLUGIN.so FILE\n");
+		return 1;
+	}
+	if (!kshark_instance(&ctx))
+		return 1;
+	plugin = kshark_register_plugin(ctx, "perf2dat", argv[1]);
+	if (!plugin || !plugin->process_interface) {
+		fprintf(stderr, "kshark-stacks: %s: no plot interface\n", argv[1]);
+		return 1;
+	}
+	sd = kshark_open(ctx, argv[2]);
+	if (sd < 0) {
+		fprintf(stderr, "kshark-stacks: %s: kshark_open: %d\n", argv[2], sd);
+		return 1;
+	}
+	stream = kshark_get_data_stream(ctx, sd);
+	/* what KernelShark does for a user plugin on a new stream */
+	kshark_register_plugin_to_stream(stream, plugin->process_interface, true);
+	ret = kshark_handle_all_dpis(stream, KSHARK_PLUGIN_INIT);
+	n = kshark_load_entries(ctx, sd, &rows);
+	if (n < 0) {
+		fprintf(stderr, "kshark-stacks: %s: kshark_load_entries: %zd\n", argv[2], n);
+		return 1;
+	}
+	fprintf(stderr, "kshark-stacks: %zd entries, %d plugin(s) on the stream\n", n, ret);
+	so = dlopen(argv[1], RTLD_NOW | RTLD_NOLOAD);
+	dump = so ? (dump_fn)dlsym(so, "p2d_ks_dump") : NULL;
+	if (!dump) {
+		fprintf(stderr, "kshark-stacks: no p2d_ks_dump in %s\n", argv[1]);
+		return 1;
+	}
+	ret = dump(sd, stdout);
+	fflush(stdout);
+	if (ret == -2)	/* -ENOENT: the plugin left the stream alone */
+		ret = 2;
+	else if (ret < 0)
+		fprintf(stderr, "kshark-stacks: dump: %d\n", ret);
+	kshark_handle_all_dpis(stream, KSHARK_PLUGIN_CLOSE);
+	for (ssize_t i = 0; i < n; i++)
+		free(rows[i]);
+	free(rows);
+	kshark_close_all(ctx);
+	kshark_free(ctx);
+	dlclose(so);
+	return ret < 0 ? 1 : ret == 2 ? 2 : 0;
+}
