@@ -10,7 +10,8 @@
  * classes are not installed, so the panel finds the trace list as a
  * QTableView of the main window, and a selected row's entry by its CPU,
  * its time and its place among that CPU's rows of the same microsecond.
- * No moc: signals are connected to lambdas.
+ * No moc: signals are connected to lambdas. The same GUI part adds perf
+ * recordings to File -> Open's file filter.
  */
 #include <algorithm>
 #include <cmath>
@@ -21,6 +22,8 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QDockWidget>
+#include <QEvent>
+#include <QFileDialog>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -117,6 +120,31 @@ private:
 
 StackPanel *panel;
 
+/*
+ * File -> Open lists perf.data: KernelShark's dialog filters on
+ * "trace-cmd files (*.dat)" only; when such a dialog shows, a filter that
+ * also takes perf recordings goes first.
+ */
+class OpenFilter : public QObject {
+public:
+	bool eventFilter(QObject *o, QEvent *ev) override
+	{
+		QFileDialog *d;
+		QStringList f;
+
+		if (ev->type() != QEvent::Show || !(d = qobject_cast<QFileDialog *>(o)))
+			return false;
+		f = d->nameFilters();
+		if (f.filter(QStringLiteral("*.dat")).isEmpty() ||
+		    !f.filter(QStringLiteral("perf.data")).isEmpty())
+			return false;
+		f.prepend(QStringLiteral("trace-cmd and perf files (*.dat perf.data *.data)"));
+		d->setNameFilters(f);
+		d->selectNameFilter(f.first());
+		return false;
+	}
+};
+
 StackPanel::StackPanel(QMainWindow *w)
 : _window(w)
 {
@@ -154,8 +182,10 @@ StackPanel::StackPanel(QMainWindow *w)
 	_betweenAB = new QCheckBox(QStringLiteral("Between markers A and B (set here)"));
 	_tree = new QTreeWidget;
 	_tree->setColumnCount(3);
-	_tree->setHeaderLabels({ QStringLiteral("Function"), QStringLiteral("Samples"),
-				 QStringLiteral("Off-CPU") });
+	_tree->setHeaderLabels({ QStringLiteral("Samples"), QStringLiteral("Off-CPU"),
+				 QStringLiteral("Function") });
+	_tree->setIndentation(8);
+	_tree->setTreePosition(2);
 	_tree->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
 	treeLayout->addWidget(_treeHead);
 	treeLayout->addWidget(_betweenAB);
@@ -167,7 +197,7 @@ StackPanel::StackPanel(QMainWindow *w)
 	boxLayout->addWidget(_head);
 	boxLayout->addWidget(_tabs);
 	_dock->setWidget(box);
-	_dock->setMinimumWidth(420);
+	_dock->setMinimumWidth(520);
 	w->addDockWidget(Qt::RightDockWidgetArea, _dock);
 	_dock->hide();
 
@@ -289,9 +319,7 @@ void StackPanel::show(int sd, const kshark_entry *e)
 	_sd = sd;
 	_sample = e;
 	off = p2d_ks_offcpu(s, e, &state);
-	QString head = QString("%1  %2 [%3]  CPU %4  %5")
-		.arg(st.event).arg(st.task).arg(st.pid).arg(st.cpu).arg(timeString(st.ts).left(20));
-	head = QString("%1  %2-%3 [%4] %5").arg(st.event).arg(st.task).arg(st.pid)
+	QString head = QString("%1  %2-%3 [%4] %5").arg(st.event).arg(st.task).arg(st.pid)
 		.arg(st.cpu, 3, 10, QChar('0')).arg(QString::number(st.ts * 1e-9, 'f', 9));
 	if (off > 0)
 		head += QString("  off CPU %1 (%2)").arg(durationString(off)).arg(QChar(state));
@@ -381,11 +409,11 @@ void StackPanel::_fillTree(QTreeWidgetItem *parent, const p2d_ks_node *n, int de
 	for (; n; n = n->next) {
 		QTreeWidgetItem *it = parent ? new QTreeWidgetItem(parent) : new QTreeWidgetItem(_tree);
 
-		it->setText(0, n->label);
-		it->setText(1, QString::number(n->samples));
+		it->setText(0, QString::number(n->samples));
+		it->setTextAlignment(0, Qt::AlignRight);
+		it->setText(1, durationString(n->offcpu_ns));
 		it->setTextAlignment(1, Qt::AlignRight);
-		it->setText(2, durationString(n->offcpu_ns));
-		it->setTextAlignment(2, Qt::AlignRight);
+		it->setText(2, n->label);
 		_fillTree(it, n->child, depth + 1);
 		/* open the way down while one caller has at least half the samples */
 		if (depth < 32 && n->child && n->child->samples * 2 >= n->samples)
@@ -425,6 +453,7 @@ void StackPanel::_updateTree()
 			   .arg(timeString(lo)).arg(timeString(hi)));
 	_fillTree(nullptr, root->child, 0);
 	_tree->resizeColumnToContents(0);
+	_tree->resizeColumnToContents(1);
 	p2d_ks_tree_free(root);
 }
 
@@ -524,8 +553,11 @@ void *KSHARK_MENU_PLUGIN_INITIALIZER(void *gui_ptr)
 {
 	QMainWindow *w = static_cast<QMainWindow *>(gui_ptr);
 
-	if (!panel && w)
+	if (!panel && w) {
 		panel = new StackPanel(w);
+		if (qApp)
+			qApp->installEventFilter(new OpenFilter);
+	}
 	return panel;
 }
 
