@@ -72,33 +72,47 @@ done
 DISPLAY=:$(head -n 1 "$tmp/display")
 export DISPLAY
 
-$runas env -i PATH=/usr/bin:/bin DISPLAY="$DISPLAY" HOME="$tmp/home" XDG_RUNTIME_DIR="$tmp/run" \
-	TMPDIR="$tmp/run" LD_LIBRARY_PATH="$root$INST_LIBDIR" QT_QPA_PLATFORM=xcb \
-	KSHARK_PERF2DAT_PLUGIN="$plugin" PERF2DAT_KALLSYMS="$tmp/ksyms.kallsyms" \
-	PERF2DAT_SYMFS="$tmp/empty" \
-	sh -c 'echo $$ > "$0/ks.pid"; exec "$@"' "$tmp/run" \
-	"$front" -geometry 1280x800+0+0 "$tmp/ksyms-sched.data" > "$tmp/ks.log" 2>&1 &
-i=0
-while [ ! -s "$tmp/run/ks.pid" ] && [ $i -lt 50 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-ks_pid=$(cat "$tmp/run/ks.pid" 2> /dev/null)
-[ -n "$ks_pid" ] || fail "kernelshark did not start"
+# start_ks LABEL FILE: the installed kernelshark on FILE; waits until the
+# screen stops changing, the last screenshot in $tmp/LABEL.png
+start_ks() {
+	rm -f "$tmp/run/ks.pid"
+	$runas env -i PATH=/usr/bin:/bin DISPLAY="$DISPLAY" HOME="$tmp/home" \
+		XDG_RUNTIME_DIR="$tmp/run" TMPDIR="$tmp/run" LD_LIBRARY_PATH="$root$INST_LIBDIR" \
+		QT_QPA_PLATFORM=xcb KSHARK_PERF2DAT_PLUGIN="$plugin" \
+		PERF2DAT_KALLSYMS="$tmp/ksyms.kallsyms" PERF2DAT_SYMFS="$tmp/empty" \
+		sh -c 'echo $$ > "$0/ks.pid"; exec "$@"' "$tmp/run" \
+		"$front" -geometry 1280x800+0+0 "$2" > "$tmp/ks.log" 2>&1 &
+	i=0
+	while [ ! -s "$tmp/run/ks.pid" ] && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	ks_pid=$(cat "$tmp/run/ks.pid" 2> /dev/null)
+	[ -n "$ks_pid" ] || fail "$1: kernelshark did not start"
+	prev=-1 t=0
+	while :; do
+		sleep 2
+		t=$((t + 2))
+		kill -0 "$ks_pid" 2> /dev/null || fail "$1: kernelshark exited"
+		import -window root "$tmp/$1.png" 2> /dev/null || fail "$1: no screenshot"
+		c=$(identify -format '%k' "$tmp/$1.png")
+		[ "$t" -ge 8 ] && [ "$c" -eq "$prev" ] && [ "$c" -gt 50 ] && break
+		[ $t -lt 90 ] || fail "$1: the window did not settle"
+		prev=$c
+	done
+}
+stop_ks() {
+	kill "$ks_pid" 2> /dev/null
+	i=0
+	while kill -0 "$ks_pid" 2> /dev/null && [ $i -lt 20 ]; do
+		sleep 0.25
+		i=$((i + 1))
+	done
+	kill -9 "$ks_pid" 2> /dev/null
+	ks_pid=
+}
 
-# wait for the window: the screen stops changing
-prev=-1 t=0
-while :; do
-	sleep 2
-	t=$((t + 2))
-	kill -0 "$ks_pid" 2> /dev/null || fail "kernelshark exited"
-	import -window root "$tmp/open.png" 2> /dev/null || fail "no screenshot"
-	c=$(identify -format '%k' "$tmp/open.png")
-	[ "$t" -ge 8 ] && [ "$c" -eq "$prev" ] && [ "$c" -gt 50 ] && break
-	[ $t -lt 90 ] || fail "the window did not settle"
-	prev=$c
-done
-
+start_ks open "$tmp/ksyms-sched.data"
 # a row in the lower half of the window: the trace list
 xdotool mousemove 300 560 click 1 || fail "xdotool"
 sleep 3
@@ -144,4 +158,34 @@ if not top or missing:
     sys.exit(1)
 print('panel: sample %s, top frames %s as perf script names them' % (when, ', '.join(top)))
 PY
+stop_ks
+
+# An --all conversion (side-band records perf synthesized at time 0 placed
+# at the first sample's time): every CPU row of the graph is drawn. The
+# graph's rows are bands of saturated pixels (task colours; the text and
+# widgets are grey) at least 10 pixels high, in the upper half of the window.
+"$PERF2DAT" -q -f --all "$DATA/switches.data" -o "$tmp/all.dat" || fail "perf2dat --all"
+chmod a+r "$tmp/all.dat"
+cpus=$("$PERF" report -f -i "$DATA/switches.data" --header-only 2> /dev/null |
+	sed -n 's/^# nrcpus avail : *\([0-9]*\).*/\1/p')
+[ -n "$cpus" ] && [ "$cpus" -ge 2 ] || fail "switches.data: CPUs: '$cpus'"
+start_ks all "$tmp/all.dat"
+cp "$tmp/all.png" "$ARTIFACTS/gui-stacks-all.png"
+convert "$tmp/all.png" -crop 1280x400+0+0 +repage -colorspace HSL -channel G -separate +channel \
+	-threshold 50% "$tmp/mask.png" || fail "convert"
+convert "$tmp/mask.png" -scale '1x400!' -threshold 0 -depth 8 txt:- 2> /dev/null |
+	awk -F'[,:]' 'BEGIN { start = -1 }
+		NR > 1 { on = ($0 ~ /#FFFFFF|white|gray\(255\)/); y = $2 + 0
+			if (on && start < 0) start = y
+			if (!on && start >= 0) { print start, y - start; start = -1 } }' > "$tmp/bands"
+# a graph row spans the window (a button or a mark does not)
+rows=0
+while read -r y bh; do
+	[ "$bh" -ge 10 ] || continue
+	c=$(convert "$tmp/mask.png" -crop "1280x${bh}+0+${y}" +repage -scale '1280x1!' \
+		-threshold 0 -format '%[fx:int(mean*w+0.5)]' info: 2> /dev/null) || fail "convert"
+	[ "$c" -lt 400 ] || rows=$((rows + 1))
+done < "$tmp/bands"
+[ "$rows" -ge "$cpus" ] || fail "--all: $rows graph rows drawn, $cpus CPUs (see $ARTIFACTS/gui-stacks-all.png)"
+echo "--all conversion of switches.data: $rows graph rows drawn for $cpus CPUs"
 echo "PASS: $name"
