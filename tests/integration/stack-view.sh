@@ -141,13 +141,22 @@ for p, v in zip(pk, vk):
 
 # off-CPU time of sched_switch samples: until the task is switched in again
 switch = []
-tr_re = re.compile(r'^\s*(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d{9}):\s+sched:sched_switch:.*'
-                   r'prev_pid=(\d+) .*next_pid=(\d+)')
-for line in open(trace_path, errors='replace'):
-    m = tr_re.match(line)
-    if m:
-        pid, cpu, sec, ns, prev, nxt = m.groups()
-        switch.append((key(cpu, sec, ns, pid), int(prev), int(nxt)))
+# perf 6.1: prev_comm=... prev_pid=N ... next_pid=M ...; perf 6.12 prints
+# libtraceevent's form: COMM:N [PRIO] STATE ==> COMM:M [PRIO]
+tr_re = re.compile(r'^\s*(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d{9}):\s+sched:sched_switch:\s*(.*)$')
+fields_re = re.compile(r'prev_pid=(\d+) .*next_pid=(\d+)')
+pretty_re = re.compile(r'^.*:(\d+) \[-?\d+\] \S+ ==> .*:(\d+) \[-?\d+\]$')
+for n, line in enumerate(open(trace_path, errors='replace'), 1):
+    m = tr_re.match(line.rstrip('\n'))
+    if not m:
+        continue
+    pid, cpu, sec, ns, rest = m.groups()
+    f = fields_re.search(rest) or pretty_re.match(rest)
+    if not f:
+        bad('perf script -F trace line %d: sched_switch not understood: %r' % (n, line))
+    switch.append((key(cpu, sec, ns, pid), int(f.group(1)), int(f.group(2))))
+if any(ev == 'sched:sched_switch' for _, ev, _, _ in perf) and not switch:
+    bad('perf script -F trace shows no sched_switch')
 switch.sort()
 offcpu = {}
 out = {}
