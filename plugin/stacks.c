@@ -254,7 +254,7 @@ static void sort_cpus(struct p2d_ks_stream *s)
 	for (int i = 0; i < s->nr_cpus; i++) {
 		struct cpu_vec *v = &s->cpus[i];
 
-		if (!v->sorted) {
+		if (!v->sorted && v->nr) {
 			qsort(v->e, v->nr, sizeof(*v->e), by_offset);
 			v->sorted = true;
 		}
@@ -621,7 +621,8 @@ static void offcpu_pass(struct p2d_ks_stream *s)
 
 	if (s->sw_done)
 		return;
-	qsort(s->sw, n, sizeof(*s->sw), sw_by_time);
+	if (n)
+		qsort(s->sw, n, sizeof(*s->sw), sw_by_time);
 	mv = malloc((2 * n + 1) * sizeof(*mv));
 	if (!mv)
 		return;

@@ -33,8 +33,11 @@ fail() {
 need_tools frontend
 
 # a make of its own, not a part of the make check running this test
+# make install relinks the build tree's plugin (libtool): not while another
+# test reads it (tests/integration/plugin-lock.sh)
+. "$TOP_SRCDIR/tests/integration/plugin-lock.sh"
 run_make() {
-	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES \
+	plugin_lock_run env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES \
 		$MAKE_PROG -C "$TOP_BUILDDIR" "$@" > "$tmp/make.log" 2>&1
 }
 abspath() {

@@ -78,10 +78,14 @@ fail() {
 
 # What the unprivileged user reads: plugin, library, recordings.
 mkdir -p "$tmp/lib" "$tmp/home" "$tmp/run" || exit 1
+# not while make install relinks the plugin
+. "$TOP_SRCDIR/tests/integration/plugin-lock.sh"
+plugin_lock_shared
 cp "$KSHARK_PLUGIN" "$tmp/lib/plugin-perf2dat.so" &&
 	cp -L "$lib" "$tmp/lib/${lib##*/}" &&
 	cp "$DATA/sample.data" "$tmp/sample.data" &&
 	cp "$DATA/mixed.data" "$tmp/mixed.data" || exit 1
+exec 9>&-
 { printf 'PERFILE2'; head -c 4000 /dev/zero | tr '\0' '\245'; } > "$tmp/bad.data"
 chmod 755 "$tmp" "$tmp/lib" && chmod 644 "$tmp"/lib/* "$tmp"/*.data || exit 1
 chmod 700 "$tmp/home" "$tmp/run"

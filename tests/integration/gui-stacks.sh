@@ -50,7 +50,8 @@ fail() {
 
 # the installed front end, the plugin and library beside it
 root=$tmp/root
-env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES $MAKE_PROG -C "$TOP_BUILDDIR" \
+. "$TOP_SRCDIR/tests/integration/plugin-lock.sh"
+plugin_lock_run env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES $MAKE_PROG -C "$TOP_BUILDDIR" \
 	install DESTDIR="$root" > "$tmp/make.log" 2>&1 || fail "make install: $(tail "$tmp/make.log")"
 front=$root$INST_BINDIR/$KSHARK_FRONT_NAME
 plugin=$(find "$root" -name plugin-perf2dat.so | head -n 1)

@@ -19,8 +19,11 @@ fail() {
 	echo "FAIL: kshark-frontend: $*"
 	exit 1
 }
+# make install relinks the build tree's plugin (libtool): not while another
+# test reads it (tests/integration/plugin-lock.sh)
+. "$TOP_SRCDIR/tests/integration/plugin-lock.sh"
 run_make() {
-	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES \
+	plugin_lock_run env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES \
 		$MAKE_PROG -C "$TOP_BUILDDIR" "$@" > "$tmp/make.log" 2>&1
 }
 if [ "$(realpath -m "$INST_BINDIR/$KSHARK_FRONT_NAME")" = "$(realpath -m "$REAL_KERNELSHARK")" ]; then

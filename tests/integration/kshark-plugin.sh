@@ -8,6 +8,9 @@ if [ ! -x "${KSHARK_TEST:-}" ] || [ ! -r "${KSHARK_PLUGIN:-}" ]; then
 	echo "SKIP: the KernelShark plugin is not built (libkshark not found)"
 	exit 77
 fi
+# not while make install relinks the plugin (the lock stays held by exec)
+. "$TOP_SRCDIR/tests/integration/plugin-lock.sh"
+plugin_lock_shared
 LD_LIBRARY_PATH="$P2D_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export LD_LIBRARY_PATH
 exec ${KSHARK_TEST_WRAPPER:-} "$KSHARK_TEST"

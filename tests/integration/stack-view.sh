@@ -25,6 +25,9 @@ if [ ! -r "${KSHARK_PLUGIN:-}" ]; then
 	exit 77
 fi
 dump="$(dirname "$KSHARK_TEST")/kshark-stacks"
+# not while make install relinks the plugin
+. "$TOP_SRCDIR/tests/integration/plugin-lock.sh"
+plugin_lock_shared
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() {
