@@ -293,7 +293,11 @@ void StackPanel::_rowSelected(const QModelIndex &proxyIndex)
 		if (cell(r, cCpu).toInt() == cpu && (cStream < 0 || cell(r, cStream).toInt() == sd))
 			nth++;
 	n = p2d_ks_cpu_entries(s, cpu, &e);
-	for (size_t i = 0; i < n; i++) {
+	/* a CPU's entries are in time order: start a little before the row's time */
+	int64_t t = std::llround(when.toDouble() * 1e9) - 2000;
+	size_t first = std::lower_bound(e, e + n, t,
+					[](const kshark_entry *a, int64_t x) { return a->ts < x; }) - e;
+	for (size_t i = first; i < n && e[i]->ts <= t + 4000; i++) {
 		if (timeString(e[i]->ts) != when)
 			continue;
 		if (nth--)

@@ -400,18 +400,15 @@ static int add_frame(struct p2d_ks_stack *st, size_t *cap, const struct p2d_ks_f
 static void kernel_frame(struct tep_handle *tep, uint64_t addr, struct p2d_ks_frame *f,
 			 struct p2d_ks_stack *st)
 {
-	const char *name = NULL;
-	char buf[160];
+	const char *name = tep_find_function(tep, addr);
 
 	memset(f, 0, sizeof(*f));
 	f->addr = addr;
-	name = tep_find_function(tep, addr);
 	if (name) {
 		f->name = keep(st, name);
 		f->off = addr - tep_find_function_address(tep, addr);
 	}
-	/* libtraceevent gives no module name: perf shows [MODULE] for those */
-	(void)buf;
+	/* libtraceevent gives no module name (perf shows [MODULE] for those) */
 	f->file = keep(st, "[kernel.kallsyms]");
 }
 

@@ -33,12 +33,8 @@ done
 lib=$(ls "$P2D_LIBDIR"/libperf2dat.so.* 2> /dev/null | head -n 1)
 [ -n "$lib" ] || skip "libperf2dat.so not built"
 
-runas=
-if [ "$(id -u)" -eq 0 ]; then
-	command -v runuser > /dev/null 2>&1 || skip "running as root without runuser"
-	id nobody > /dev/null 2>&1 || skip "running as root without a 'nobody' user"
-	runas="runuser -u nobody --"
-fi
+. "$TOP_SRCDIR/tests/integration/gui-lib.sh"
+gui_runas
 
 ARTIFACTS=${ARTIFACTS:-$PWD/tests/artifacts}
 mkdir -p "$ARTIFACTS" || exit 1
@@ -92,18 +88,7 @@ chmod 700 "$tmp/home" "$tmp/run"
 [ -z "$runas" ] || chown nobody "$tmp/home" "$tmp/run" || exit 1
 
 # A private X server on a free display.
-"$XVFB" -displayfd 3 -screen 0 1280x800x24 -ac -nolisten tcp -noreset \
-	3> "$tmp/display" > "$tmp/xvfb.log" 2>&1 &
-xvfb_pid=$!
-i=0
-while [ ! -s "$tmp/display" ] && [ $i -lt 100 ]; do
-	kill -0 "$xvfb_pid" 2> /dev/null || fail "Xvfb did not start: $(cat "$tmp/xvfb.log")"
-	sleep 0.1
-	i=$((i + 1))
-done
-[ -s "$tmp/display" ] || fail "Xvfb gave no display"
-DISPLAY=:$(head -n 1 "$tmp/display")
-export DISPLAY
+gui_start_xvfb "$XVFB"
 
 # start_ks LABEL FILE [OPTIONS]: KernelShark with the plugin on FILE
 start_ks() {

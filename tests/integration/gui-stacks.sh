@@ -24,12 +24,8 @@ case ${KERNELSHARK:-} in /kernelshark-not-built-with-ASan) skip "KernelShark can
 for tool in Xvfb xdotool tesseract import convert identify "${PERF:-perf-not-set}" "${PYTHON3:-python3-not-set}"; do
 	command -v "$tool" > /dev/null 2>&1 || skip "$tool not found (Debian: xvfb xdotool tesseract-ocr imagemagick)"
 done
-runas=
-if [ "$(id -u)" -eq 0 ]; then
-	id nobody > /dev/null 2>&1 && command -v runuser > /dev/null 2>&1 ||
-		skip "running as root without runuser and a 'nobody' user"
-	runas="runuser -u nobody --"
-fi
+. "$TOP_SRCDIR/tests/integration/gui-lib.sh"
+gui_runas
 ARTIFACTS=${ARTIFACTS:-$PWD/tests/artifacts}
 mkdir -p "$ARTIFACTS" || exit 1
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gui-stacks.XXXXXX") || exit 1
@@ -61,17 +57,7 @@ cp "$DATA/ksyms-sched.data" "$DATA/ksyms.kallsyms" "$tmp/" || exit 1
 chmod -R a+rX "$tmp" && chmod 700 "$tmp/home" "$tmp/run"
 [ -z "$runas" ] || chown nobody "$tmp/home" "$tmp/run" || exit 1
 
-Xvfb -displayfd 3 -screen 0 1280x800x24 -ac -nolisten tcp -noreset 3> "$tmp/display" \
-	> "$tmp/xvfb.log" 2>&1 &
-xvfb_pid=$!
-i=0
-while [ ! -s "$tmp/display" ] && [ $i -lt 100 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-[ -s "$tmp/display" ] || fail "Xvfb gave no display: $(cat "$tmp/xvfb.log")"
-DISPLAY=:$(head -n 1 "$tmp/display")
-export DISPLAY
+gui_start_xvfb
 
 # start_ks LABEL FILE: the installed kernelshark on FILE; waits until the
 # screen stops changing, the last screenshot in $tmp/LABEL.png
