@@ -104,6 +104,27 @@ static void report_cpus(struct p2d_conv *cv)
 	p2d_info(&cv->diag, "pages: %s", len ? line : "no events");
 }
 
+/* Nothing to make a trace.dat of: say why, in one line */
+static int no_samples(struct p2d_conv *cv)
+{
+	const struct p2d_read_stats *st = &cv->stats;
+
+	if (st->stat_records)
+		return p2d_error(&cv->diag, P2D_NO_OFFSET, -ENODATA, "a perf stat record file:"
+				 " it holds counter values, not samples (perf stat report -i FILE"
+				 " shows them); nothing to convert");
+	if (st->truncated_at)
+		return p2d_error(&cv->diag, st->truncated_at - 1, -ENODATA, "the input ends"
+				 " inside a record before its first sample or event formats"
+				 " (truncated): nothing to convert");
+	if (st->other_samples)
+		return p2d_error(&cv->diag, P2D_NO_OFFSET, -ENODATA, "no samples to convert:"
+				 " %llu samples are of events the recording does not describe",
+				 (unsigned long long)st->other_samples);
+	return p2d_error(&cv->diag, P2D_NO_OFFSET, -ENODATA, "the recording holds no samples"
+			 " and no event formats: nothing to convert");
+}
+
 static int finish_events(struct p2d_conv *cv)
 {
 	uint64_t late, off;
@@ -122,10 +143,7 @@ static int finish_events(struct p2d_conv *cv)
 			 " order and were skipped", (unsigned long long)late);
 	}
 	if (!cv->tracing)
-		return p2d_error(&cv->diag, P2D_NO_OFFSET, -ENODATA,
-				 "no samples to convert (%llu that cannot be; perf record -e"
-				 " SYSTEM:EVENT records tracepoints)",
-				 (unsigned long long)cv->stats.other_samples);
+		return no_samples(cv);
 	if (!cv->sum->events && cv->sum->filtered)
 		p2d_warn(&cv->diag, P2D_NO_OFFSET, "no events left after the selection (%llu"
 			 " samples left out): the trace.dat has none",

@@ -762,6 +762,8 @@ int p2d_rd_dispatch(struct p2d_reader *r, struct p2d_cursor *c, uint32_t type, u
 		return 0;
 	}
 	r->rec_count[type]++;
+	if (type >= P2D_REC_STAT_CONFIG && type <= P2D_REC_STAT_ROUND)
+		r->stats->stat_records++;
 	if (type < P2D_REC_SIDEBAND_END && type != PERF_RECORD_SAMPLE && type != PERF_RECORD_LOST &&
 	    type != PERF_RECORD_LOST_SAMPLES)
 		r->stats->sideband++;

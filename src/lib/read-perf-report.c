@@ -105,9 +105,11 @@ static void report_events(const struct p2d_reader *r)
 		attr_name(a, name, sizeof(name));
 		add(line, sizeof(line), &len, "%s%s %llu%s", i ? ", " : "", name,
 		    (unsigned long long)a->samples,
-		    a->type == PERF_TYPE_TRACEPOINT || !a->samples ? "" : " (not converted)");
+		    !a->samples || (a->sample_type & PERF_SAMPLE_TIME) ? "" :
+		    " (not converted: no timestamps)");
 	}
-	p2d_info(r->d, "samples of %u events: %s", r->nr_attrs, r->nr_attrs ? line : "none");
+	p2d_info(r->d, "samples of %u event%s: %s", r->nr_attrs, r->nr_attrs == 1 ? "" : "s",
+		 r->nr_attrs ? line : "none");
 }
 
 static void report_records(const struct p2d_reader *r)

@@ -202,8 +202,10 @@ int p2d_rd_read_records(struct p2d_reader *r)
 		if (ret == -ENODATA)
 			ret = p2d_in_peek(in, 8, &p);
 		if (ret == -ENODATA) {
-			if (in->end > in->start)
+			if (in->end > in->start) {
 				p2d_warn(r->d, pos, "input ends inside a record header");
+				r->stats->truncated_at = pos + 1;
+			}
 			break;
 		}
 		if (ret)
@@ -223,6 +225,7 @@ int p2d_rd_read_records(struct p2d_reader *r)
 				p2d_warn(r->d, pos, "input ends inside a record of type %u (%zu"
 					 " of %u bytes; truncated): ignored", h.type,
 					 in->end - in->start, h.size);
+			r->stats->truncated_at = pos + 1;
 			break;
 		}
 		if (ret)

@@ -229,12 +229,17 @@ struct p2d_side {
  * @dropped: samples it could not decode
  * @other_samples: samples it did not deliver (of events it cannot describe)
  * @sideband: side-band records read (COMM, FORK, MMAP, ...)
+ * @stat_records: records of perf stat record (STAT_CONFIG, STAT, STAT_ROUND)
+ * @truncated_at: 1 + the offset where the input ends inside a record (0: it
+ *	does not)
  */
 struct p2d_read_stats {
 	uint64_t	input_bytes;
 	uint64_t	dropped;
 	uint64_t	other_samples;
 	uint64_t	sideband;
+	uint64_t	stat_records;
+	uint64_t	truncated_at;
 };
 
 /**

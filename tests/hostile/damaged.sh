@@ -80,4 +80,23 @@ grep -q 'data size is 0' "$tmp/err" || fail "data size 0: no warning"
 "$PYTHON3" "$COMPARE" "$tmp/perf" "$tmp/report" --name "data size 0" > "$tmp/cmp" || fail "$(cat "$tmp/cmp")"
 checks=$((checks + 1))
 
+# a stream cut before its first sample or event formats: an error naming the cut
+head -c 200 "$DATA/pipe.data" > "$tmp/cuthead.data"
+"$PERF2DAT" -q -i - -o "$tmp/err.dat" < "$tmp/cuthead.data" 2> "$tmp/err"
+[ $? -eq 1 ] || fail "pipe cut before its formats: exit status"
+[ "$(cat "$tmp/err")" = "perf2dat: <stdin>: offset 0xa8: the input ends inside a record before its first sample or event formats (truncated): nothing to convert" ] ||
+	fail "pipe cut before its formats: $(cat "$tmp/err")"
+[ ! -e "$tmp/err.dat" ] || fail "pipe cut before its formats: output left behind"
+checks=$((checks + 1))
+
+# a perf stat record file holds counts, not samples: said so, in one line
+"$PERF" stat report -i "$DATA/stat-record.data" > /dev/null 2>&1 ||
+	fail "perf stat report does not read stat-record.data"
+"$PERF2DAT" -q "$DATA/stat-record.data" -o "$tmp/err.dat" 2> "$tmp/err"
+[ $? -eq 1 ] || fail "perf stat record file: exit status"
+[ "$(sed "s|$DATA/||" "$tmp/err")" = "perf2dat: stat-record.data: a perf stat record file: it holds counter values, not samples (perf stat report -i FILE shows them); nothing to convert" ] ||
+	fail "perf stat record file: $(cat "$tmp/err")"
+[ ! -e "$tmp/err.dat" ] || fail "perf stat record file: output left behind"
+checks=$((checks + 1))
+
 echo "PASS: damaged: $checks cases"
