@@ -452,17 +452,24 @@ int p2d_cli_convert(struct p2d_cli *cli, struct p2d_options *o, struct p2d_summa
 	return ret;
 }
 
-/* "N what" appended to a list being built in @line */
-static void count_item(char *line, size_t size, size_t *len, uint64_t n, const char *what)
+/* "N what" appended to a list being built in @line: @one when N is 1 */
+static void count_item(char *line, size_t size, size_t *len, uint64_t n, const char *one,
+		       const char *many)
 {
 	int r;
 
 	if (!n || *len >= size)
 		return;
 	r = snprintf(line + *len, size - *len, "%s%llu %s", *len ? ", " : "",
-		     (unsigned long long)n, what);
+		     (unsigned long long)n, n == 1 ? one : many);
 	if (r > 0)
 		*len += (size_t)r;
+}
+
+/* "s" unless @n is 1 */
+static const char *plural(uint64_t n)
+{
+	return n == 1 ? "" : "s";
 }
 
 /* What the recording holds that the trace.dat does not */
@@ -472,9 +479,12 @@ static void left_out(const struct p2d_cli *cli, const struct p2d_summary *s)
 	size_t len = 0;
 
 	count_item(line, sizeof(line), &len, s->other_samples,
+		   "sample of an event the recording does not describe",
 		   "samples of events the recording does not describe");
-	count_item(line, sizeof(line), &len, s->callchains, "call chains (--no-callchain)");
-	count_item(line, sizeof(line), &len, s->sideband, "side-band records (they name the tasks)");
+	count_item(line, sizeof(line), &len, s->callchains, "call chain (--no-callchain)",
+		   "call chains (--no-callchain)");
+	count_item(line, sizeof(line), &len, s->sideband,
+		   "side-band record (it names the tasks)", "side-band records (they name the tasks)");
 	if (len)
 		printf("%s: not converted: %s\n", cli->prog, line);
 }
@@ -518,28 +528,33 @@ void p2d_cli_summary(const struct p2d_cli *cli, const struct p2d_options *o,
 
 	if (s->samples || s->stacks || s->records) {
 		count_item(kinds, sizeof(kinds), &len, s->events - s->samples - s->stacks -
-			   s->records, "tracepoint samples");
-		count_item(kinds, sizeof(kinds), &len, s->samples, "other samples");
-		count_item(kinds, sizeof(kinds), &len, s->stacks, "stacks");
-		count_item(kinds, sizeof(kinds), &len, s->records, "side-band records");
+			   s->records, "tracepoint sample", "tracepoint samples");
+		count_item(kinds, sizeof(kinds), &len, s->samples, "other sample", "other samples");
+		count_item(kinds, sizeof(kinds), &len, s->stacks, "stack", "stacks");
+		count_item(kinds, sizeof(kinds), &len, s->records, "side-band record", "side-band records");
 	}
-	count_item(kinds, sizeof(kinds), &len, s->filtered, "left out by the selection");
-	if (s->input_bytes)
-		snprintf(ratio, sizeof(ratio), ", %.0f%% of the input",
-			 100.0 * (double)s->output_bytes / (double)s->input_bytes);
+	count_item(kinds, sizeof(kinds), &len, s->filtered, "left out by the selection",
+		   "left out by the selection");
+	if (s->input_bytes) {
+		double pct = 100.0 * (double)s->output_bytes / (double)s->input_bytes;
+
+		/* a share under 1% keeps a digit: "0%" of a non-empty output says nothing */
+		snprintf(ratio, sizeof(ratio), pct < 1.0 ? ", %.1f%% of the input" :
+			 ", %.0f%% of the input", pct);
+	}
 	if (comp && s->output_bytes && s->uncompressed_bytes)
 		snprintf(cratio, sizeof(cratio), ", compressed %.1f:1",
 			 (double)s->uncompressed_bytes / (double)s->output_bytes);
-	printf("%s: %llu events%s%s%s, %d CPUs, %llu lost, %u tasks -> %s (%s%s%s)\n", cli->prog,
-	       (unsigned long long)s->events, len ? " (" : "", kinds, len ? ")" : "", s->cpus,
-	       (unsigned long long)s->lost,
-	       s->tasks, o->output, size_str(size, sizeof(size), (double)s->output_bytes),
+	printf("%s: %llu event%s%s%s%s, %d CPU%s, %llu lost, %u task%s -> %s (%s%s%s)\n",
+	       cli->prog, (unsigned long long)s->events, plural(s->events), len ? " (" : "", kinds,
+	       len ? ")" : "", s->cpus, plural((uint64_t)s->cpus), (unsigned long long)s->lost,
+	       s->tasks, plural(s->tasks), o->output, size_str(size, sizeof(size), (double)s->output_bytes),
 	       ratio, cratio);
 	left_out(cli, s);
 	stacks_line(cli, s);
 	if (s->dropped)
-		printf("%s: %llu samples could not be converted (see warnings)\n",
-		       cli->prog, (unsigned long long)s->dropped);
+		printf("%s: %llu sample%s could not be converted (see warnings)\n",
+		       cli->prog, (unsigned long long)s->dropped, plural(s->dropped));
 }
 
 /**

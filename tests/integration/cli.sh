@@ -180,5 +180,19 @@ for what in 'read: file mode, little-endian; features: tracing_data' 'samples of
 	    'records read: .*SAMPLE 629' 'pages: CPU 0 [0-9]* events, 0 lost'; do
 	grep -q "^perf2dat: info: $what" err || fail "-v: no '$what': $(cat err)"
 done
+# the samples of other events are converted (to perf:cpu_clock): not labelled otherwise
+run 0 -v -f "$DATA/no-tracepoints.data" -o v.dat
+grep -q "^perf2dat: info: samples of 1 event: cpu-clock 58$" err || fail "-v, cpu-clock: $(cat err)"
+grep -q "^perf2dat: 58 events (58 other samples), 2 CPUs, 0 lost, 1 task -> " out ||
+	fail "cpu-clock converted: $(cat out)"
+# one of a kind is said in the singular; a share under 1% keeps a digit
+run 0 -f "$DATA/single.data" --tid 8664 -o v.dat
+grep -q "^perf2dat: 1 event (3 left out by the selection), 2 CPUs, 0 lost, 4 tasks -> " out ||
+	fail "one event: $(cat out)"
+{ cat "$DATA/pipe.data"; perl -e 'print "\x44\0\0\0\0\0\x08\0" x 200000'; } > rounds.data	# + FINISHED_ROUNDs
+run 0 -f rounds.data --tid 1 -o v.dat
+rm -f rounds.data
+grep -Eq "^perf2dat: 0 events \([0-9]+ left out by the selection\), .*, 0\.[0-9]% of the input\)$" out ||
+	fail "a share under 1%: $(cat out)"
 no_leftovers "end"
 echo "PASS: cli"
