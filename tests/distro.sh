@@ -82,6 +82,10 @@ if [ -d /sys/kernel/tracing/events ]; then
 	mnt --bind /sys/kernel/tracing "$dir/sys/kernel/tracing"
 fi
 cp /etc/resolv.conf "$dir/etc/resolv.conf" 2> /dev/null || true
+case "$release" in
+sid|unstable)	# the registry's snapshot of unstable is past its Valid-Until
+	echo 'Acquire::Check-Valid-Until "false";' > "$dir/etc/apt/apt.conf.d/99perf2dat-snapshot" ;;
+esac
 
 in_chroot() {	# in a mount namespace of its own: mounts made inside stay there
 	unshare -m --propagation private chroot "$dir" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \

@@ -4,11 +4,15 @@
  *
  *   trace-cmd convert --from-perf [-i] perf.data [-o trace.dat] ...
  *	converts a perf.data recording with libperf2dat;
- *   trace-cmd report ... / trace-cmd dump ...
+ *   trace-cmd convert [-i] perf.data ... (without --from-perf)
+ *	the same, when the input is a perf.data;
+ *   trace-cmd report ... / trace-cmd dump ... / trace-cmd hist ...
  *	given a perf.data (recognised by its magic, not its name), convert it
  *	to a private unlinked temporary file and run the real trace-cmd on
  *	/proc/self/fd/N, every other argument unchanged, with that name put
  *	back to the user's in what it prints (trace-cmd-front-rename.c);
+ *   trace-cmd split / attach / stat ... given a perf.data
+ *	say in one line that it must be converted first, and how;
  *   anything else
  *	runs the real trace-cmd with the same arguments, byte for byte.
  *
@@ -49,22 +53,37 @@ static const char convert_usage[] =
 	P2D_CLI_SELECT_HELP
 	P2D_CLI_MESSAGE_HELP
 	"\n"
-	"trace-cmd report and trace-cmd dump also read a perf.data directly. Every\n"
-	"other command is " P2D_REAL_TRACE_CMD "'s.\n";
+	"trace-cmd report, dump and hist also read a perf.data directly, and\n"
+	"trace-cmd convert converts one without --from-perf. Every other command is\n"
+	P2D_REAL_TRACE_CMD "'s.\n";
 
 /* ------------------------------------------------------------------------ */
 /* The real trace-cmd                                                       */
 
+static void __attribute__((noreturn)) vdie(int status, const char *fmt, va_list ap)
+{
+	fprintf(stderr, PROG ": ");
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	exit(status);
+}
+
+/* The front end cannot do its part (exit 1; 127 is kept for die_real()) */
 static void __attribute__((noreturn, format(printf, 1, 2))) die_front(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	fprintf(stderr, PROG ": ");
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	exit(127);
+	vdie(1, fmt, ap);
+}
+
+/* The real trace-cmd cannot be run: 127, as a shell says of a missing command */
+static void __attribute__((noreturn, format(printf, 1, 2))) die_real(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vdie(127, fmt, ap);
 }
 
 /* Is @path this very program? By inode, then by realpath. */
@@ -91,15 +110,15 @@ static bool is_self(const char *path)
 void front_exec_real(char **argv)
 {
 	if (is_self(P2D_REAL_TRACE_CMD))
-		die_front("%s is this front end itself, not the real trace-cmd: rebuild"
+		die_real("%s is this front end itself, not the real trace-cmd: rebuild"
 			  " perf2dat with ./configure --with-trace-cmd=/path/to/trace-cmd",
 			  P2D_REAL_TRACE_CMD);
 	execv(P2D_REAL_TRACE_CMD, argv);
-	die_front("cannot run the real trace-cmd %s: %s", P2D_REAL_TRACE_CMD, strerror(errno));
+	die_real("cannot run the real trace-cmd %s: %s", P2D_REAL_TRACE_CMD, strerror(errno));
 }
 
 /* ------------------------------------------------------------------------ */
-/* A perf.data given to report or dump                                      */
+/* A perf.data given to report, dump or hist                                */
 
 static int tmp_output(void)
 {
@@ -150,9 +169,10 @@ static int convert_private(const char *input)
 	return fd;	/* it stays open, without close-on-exec, for trace-cmd */
 }
 
-/* The options of trace-cmd 3.1's report and dump, as trace-cmd parses them */
+/* The options of trace-cmd 3.1's report, dump and hist, as trace-cmd parses them */
 #define REPORT_SHORT	"+hSIi:H:feGpRr:tPNn:LlEwF:V::vTqO:"
 #define DUMP_SHORT	"+hvai:"
+#define HIST_SHORT	"+hi:P"
 
 static const struct option report_long[] = {
 	{ "cpu", required_argument, NULL, 1 },		{ "cpus", no_argument, NULL, 1 },
@@ -249,13 +269,28 @@ static bool replace_input(char **argv, int i, size_t off)
 	return true;
 }
 
+/* A subcommand that reads a trace.dat, and how trace-cmd parses its options */
+struct reader_cmd {
+	const char		*name;
+	const char		*short_opts;
+	const struct option	*long_opts;
+};
+
+static const struct option no_long[] = { { NULL, 0, NULL, 0 } };
+
+static const struct reader_cmd reader_cmds[] = {
+	{ "report",	REPORT_SHORT,	report_long },
+	{ "dump",	DUMP_SHORT,	dump_long },
+	{ "hist",	HIST_SHORT,	no_long },
+};
+
 /*
- * trace-cmd report/dump: find the input files as trace-cmd does (-i FILE,
- * -iFILE, the first argument after the options, or trace.dat) and replace
- * those that are perf.data recordings. Returns the new argv, or NULL when
- * nothing was replaced (then the original one is used, untouched).
+ * trace-cmd report/dump/hist: find the input files as trace-cmd does (-i
+ * FILE, -iFILE, the first argument after the options, or trace.dat) and
+ * replace those that are perf.data recordings. Returns the new argv, or NULL
+ * when nothing was replaced (then the original one is used, untouched).
  */
-static char **report_args(int argc, char **argv, bool dump)
+static char **reader_args(int argc, char **argv, const struct reader_cmd *cmd)
 {
 	char **nv = calloc((size_t)argc + 3, sizeof(*nv));
 	bool replaced = false, input = false;
@@ -266,9 +301,9 @@ static char **report_args(int argc, char **argv, bool dump)
 	memcpy(nv, argv, (size_t)argc * sizeof(*nv));
 	opterr = 0;
 	optind = 0;
-	while ((c = getopt_long(argc - 1, nv + 1, dump ? DUMP_SHORT : REPORT_SHORT,
-				dump ? dump_long : report_long, &idx)) != -1) {
-		if (c == 1 && !dump && !strcmp(report_long[idx].name, "kallsyms"))
+	while ((c = getopt_long(argc - 1, nv + 1, cmd->short_opts, cmd->long_opts, &idx)) != -1) {
+		if (c == 1 && cmd->long_opts == report_long &&
+		    !strcmp(report_long[idx].name, "kallsyms"))
 			report_kallsyms = optarg;
 		if (c != 'i' || !optarg)
 			continue;
@@ -290,6 +325,43 @@ static char **report_args(int argc, char **argv, bool dump)
 		return nv;
 	free(nv);
 	return NULL;
+}
+
+/*
+ * The other subcommands that take a trace.dat (split, attach) or that people
+ * give one by mistake (stat): a perf.data among their arguments (or as the
+ * default trace.dat) is refused in one line that says how to convert it.
+ */
+static bool has_input_arg(int argc, char **argv);
+
+static const char *const refused_cmds[] = { "split", "attach", "stat" };
+
+static void refuse_perf(int argc, char **argv)
+{
+	const char *path = NULL;
+	size_t i;
+	int a;
+
+	for (i = 0; i < sizeof(refused_cmds) / sizeof(refused_cmds[0]); i++) {
+		if (!strcmp(argv[1], refused_cmds[i]))
+			break;
+	}
+	if (i == sizeof(refused_cmds) / sizeof(refused_cmds[0]))
+		return;
+	for (a = 2; a < argc && !path; a++) {
+		if (!strncmp(argv[a], "-i", 2) && argv[a][2] && p2d_is_perf_path(argv[a] + 2))
+			path = argv[a] + 2;
+		else if (argv[a][0] != '-' && p2d_is_perf_path(argv[a]))
+			path = argv[a];
+	}
+	if (!path && strcmp(argv[1], "stat") && !has_input_arg(argc, argv) &&
+	    p2d_is_perf_path("trace.dat"))
+		path = "trace.dat";
+	if (path) {
+		fprintf(stderr, PROG " %s: %s is a perf.data recording: convert it first"
+			" (trace-cmd convert --from-perf %s -o trace.dat)\n", argv[1], path, path);
+		exit(1);
+	}
 }
 
 /* ------------------------------------------------------------------------ */
@@ -396,15 +468,56 @@ static bool has_arg(int argc, char **argv, const char *arg)
 	return false;
 }
 
+/* Does a -i option name an input? */
+static bool has_input_arg(int argc, char **argv)
+{
+	int i;
+
+	for (i = 2; i < argc; i++) {
+		if (!strncmp(argv[i], "-i", 2))
+			return true;
+	}
+	return false;
+}
+
+/* The options of trace-cmd's own convert (3.1 to 3.4) */
+static const struct option tc_convert_long[] = {
+	{ "file-version", required_argument, NULL, 1 },	{ "compression", required_argument, NULL, 1 },
+	{ "help", no_argument, NULL, 1 },		{ NULL, 0, NULL, 0 }
+};
+
+/* trace-cmd convert [-i] perf.data ... without --from-perf: the input is a perf.data */
+static bool convert_of_perf(int argc, char **argv)
+{
+	const char *input = NULL;
+	int c;
+
+	opterr = 0;
+	optind = 0;
+	while ((c = getopt_long(argc - 1, argv + 1, "+hi:o:", tc_convert_long, NULL)) != -1) {
+		if (c == 'i')
+			input = optarg;
+	}
+	if (!input && optind < argc - 1)
+		input = argv[optind + 1];
+	return p2d_is_perf_path(input ? input : "trace.dat");
+}
+
 int main(int argc, char **argv)
 {
 	char **nv = NULL;
+	size_t i;
 
 	(void)front_end_marker;
-	if (argc >= 2 && !strcmp(argv[1], "convert") && has_arg(argc, argv, "--from-perf"))
+	if (argc >= 2 && !strcmp(argv[1], "convert") &&
+	    (has_arg(argc, argv, "--from-perf") || convert_of_perf(argc, argv)))
 		return convert_from_perf(argc, argv);
-	if (argc >= 2 && (!strcmp(argv[1], "report") || !strcmp(argv[1], "dump")))
-		nv = report_args(argc, argv, argv[1][0] == 'd');
+	for (i = 0; argc >= 2 && i < sizeof(reader_cmds) / sizeof(reader_cmds[0]); i++) {
+		if (!strcmp(argv[1], reader_cmds[i].name))
+			nv = reader_args(argc, argv, &reader_cmds[i]);
+	}
+	if (argc >= 2)
+		refuse_perf(argc, argv);
 	if (nv)
 		front_run_renamed(nv, names, nr_names, links_dir);
 	front_exec_real(argv);

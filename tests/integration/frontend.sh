@@ -171,6 +171,33 @@ ks=$DATA/ksyms.kallsyms
 "$FRONT" convert --from-perf --bogus sample.data > out 2> err
 [ $? -eq 2 ] || fail "unknown option: exit status"
 
+# --------------------------------------------- every other subcommand that reads a trace.dat
+# hist reads the conversion, as report does
+"$TRACE_CMD" hist -i ref.dat > want 2> /dev/null
+"$FRONT" hist -i sample.data > got 2> err || fail "hist: $(cat err)"
+[ -s want ] && cmp -s got want || fail "hist of a perf.data: not that of the conversion: $(head -3 got err)"
+# convert without --from-perf: its input is a perf.data, so it is converted from perf
+rm -f c2.dat
+"$FRONT" convert -i sample.data -o c2.dat > out 2> err || fail "convert -i perf.data: $(cat err)"
+"$TRACE_CMD" report c2.dat > got 2> /dev/null
+"$TRACE_CMD" report ref.dat > want 2> /dev/null
+[ -s want ] && cmp -s got want || fail "convert -i perf.data: not the conversion"
+# split, stat, attach: one line, how to convert it
+for form in "split -i sample.data" "split" "stat sample.data" "attach sample.data x 1"; do
+	# shellcheck disable=SC2086
+	(cd cwd && cp perf.data trace.dat && "$FRONT" $(echo "$form" | sed 's|sample.data|../sample.data|') > ../out 2> ../err)
+	[ $? -eq 1 ] || fail "$form: exit status, $(cat err)"
+	file=../sample.data
+	[ "$form" != split ] || file=trace.dat
+	[ "$(cat err)" = "trace-cmd ${form%% *}: $file is a perf.data recording: convert it first (trace-cmd convert --from-perf $file -o trace.dat)" ] ||
+		fail "$form: $(cat err)"
+done
+rm -f cwd/trace.dat
+# the front end's own failures are exit 1; 127 is for "the real trace-cmd cannot be run"
+TMPDIR=$tmp/none "$FRONT" report sample.data > out 2> err
+[ $? -eq 1 ] || fail "no temporary file: exit status, $(cat err)"
+grep -q "^trace-cmd: cannot create a temporary file for sample.data: " err || fail "no temporary file: $(cat err)"
+
 # --------------------------------------------------------------- report / dump of a perf.data
 "$TRACE_CMD" report ref.dat > ref.report 2> /dev/null
 for form in "report sample.data" "report -i sample.data" "report -isample.data" \
