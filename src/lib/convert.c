@@ -271,6 +271,20 @@ static int open_input(struct p2d_conv *cv, struct p2d_input *in)
 	return 0;
 }
 
+/* The output must not be the input itself (a name, a link or stdin of it) */
+static int check_not_input(struct p2d_conv *cv, const struct p2d_input *in)
+{
+	const char *path = cv->opts->output;
+	struct stat a, b;
+
+	if (!path || stat(path, &a) || fstat(in->fd, &b) || !S_ISREG(b.st_mode))
+		return 0;
+	if (a.st_dev != b.st_dev || a.st_ino != b.st_ino)
+		return 0;
+	return p2d_error(&cv->diag, P2D_NO_OFFSET, -EINVAL, "the output %s is the input: it"
+			 " would replace the recording (write the trace.dat elsewhere)", path);
+}
+
 static void release(struct p2d_conv *cv)
 {
 	p2d_select_free(cv->select);
@@ -319,6 +333,8 @@ int p2d_convert(const struct p2d_options *opts, struct p2d_summary *sum)
 		ret = p2d_select_new(&cv.diag, opts, &cv.select);
 	if (!ret)
 		ret = open_input(&cv, &in);
+	if (!ret)
+		ret = check_not_input(&cv, &in);
 	if (!ret && opts->output)
 		ret = p2d_out_open(&cv.diag, &out, opts->output, opts->force, &cv.names);
 	if (ret)

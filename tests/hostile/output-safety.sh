@@ -211,4 +211,19 @@ else
 	skipped="$skipped signals-while-writing(no strace)"
 fi
 
+# the output is the input (its name, a link to it, or standard input from it):
+# refused even with --force, the recording left as it was
+cp "$DATA/sample.data" "$tmp/same.data"
+ln -s same.data "$tmp/same-link"
+for form in "-f $tmp/same.data -o $tmp/same.data" "-f $tmp/same.data -o $tmp/same-link" \
+	    "-f -i - -o $tmp/same.data"; do
+	# shellcheck disable=SC2086
+	"$PERF2DAT" $form < "$tmp/same.data" > /dev/null 2> "$tmp/err"
+	[ $? -eq 1 ] || fail "output is the input ($form): exit status"
+	[ "$(wc -l < "$tmp/err")" -eq 1 ] && grep -q ": the output .* is the input: it would replace the recording" "$tmp/err" ||
+		fail "output is the input ($form): $(cat "$tmp/err")"
+	cmp -s "$tmp/same.data" "$DATA/sample.data" || fail "output is the input ($form): the recording changed"
+	checks=$((checks + 1))
+done
+
 echo "PASS: output-safety: $checks cases${skipped:+ (skipped:$skipped)}"
