@@ -6,35 +6,49 @@
 # libtraceevent 1.8, KernelShark 2.4 on Qt 6, perf 6.12) by default.
 #
 #   tests/distro.sh [--release trixie] [--dir /var/tmp/perf2dat-trixie]
+#                   [--path /srv/src/p2d-RELEASE] [--user NAME]
 #                   [--counts FILE] [--run CMD]
 #
 # As root (debootstrap, chroot and mounts need it). A chroot left by an
 # earlier run in --dir is reused (it is recognised by the stamp this script
 # writes once its packages are installed). The packages are those of
 # .ci/packages-RELEASE (names differ between releases). The tracked source
-# files are copied into the chroot, built there with --enable-werror, and
-# `make check` (README's test command) runs. /proc, /sys, /dev, /dev/pts and
+# files are copied into the chroot at --path (by default one unlike that of
+# the tree the fixtures were recorded in, /build/perf2dat), built there with
+# --enable-werror, and `make check` (README's test command) runs; with
+# --user NAME, as that ordinary user (made in the chroot if need be), who
+# owns the copy. /proc, /sys, /dev, /dev/pts and
 # tracefs are mounted into the chroot for the run and unmounted on every
 # way out. Prints "debian RELEASE: N passed, N failed, N skipped" last, and
 # writes "N N N" (passed failed skipped) to --counts for .ci/run. --run CMD
-# runs CMD in the built tree (/build/perf2dat in the chroot) instead of the
-# suite (tests/tools/record-d13.sh records the Debian 13 fixtures so).
+# runs CMD in the built tree instead of the suite, as root
+# (tests/tools/record-d13.sh records the Debian 13 fixtures so).
 set -eu
 release=trixie
 dir=
 counts=
 run=
+path=
+user=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--release) release=$2; shift 2 ;;
 	--dir) dir=$2; shift 2 ;;
 	--counts) counts=$2; shift 2 ;;
 	--run) run=$2; shift 2 ;;
-	*) echo "usage: $0 [--release R] [--dir DIR] [--counts FILE]" >&2; exit 2 ;;
+	--path) path=$2; shift 2 ;;
+	--user) user=$2; shift 2 ;;
+	*) echo "usage: $0 [--release R] [--dir DIR] [--path P] [--user U] [--counts FILE] [--run CMD]" >&2
+		exit 2 ;;
 	esac
 done
 top=$(cd "$(dirname "$0")/.." && pwd)
 dir=${dir:-/var/tmp/perf2dat-$release}
+path=${path:-/srv/src/p2d-$release}
+case $path in
+/*) ;;
+*) echo "distro.sh: --path must be absolute" >&2; exit 2 ;;
+esac
 pkgs="$top/.ci/packages-$release"
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 
@@ -100,25 +114,31 @@ if ! cmp -s "$pkgs" "$stamp"; then
 fi
 
 # The tracked files of this checkout (or the whole tree outside git)
-src="$dir/build/perf2dat"
+src="$dir$path"
 rm -rf "$src"
 mkdir -p "$src"
 if git -C "$top" rev-parse --is-inside-work-tree > /dev/null 2>&1; then
 	(cd "$top" && git ls-files -z | tar --null -T - -cf -) | tar -xf - -C "$src"
 else
 	(cd "$top" && tar -cf - --exclude=./.git .) | tar -xf - -C "$src"
-	in_chroot "cd /build/perf2dat && { make distclean > /dev/null 2>&1 || true; }"
+	in_chroot "cd '$path' && { make distclean > /dev/null 2>&1 || true; }"
+fi
+as=
+if [ -n "$user" ]; then
+	in_chroot "id -u '$user' > /dev/null 2>&1 || useradd -m '$user'" || fail "cannot make user $user"
+	in_chroot "chown -R '$user': '$path'" || fail "cannot give $path to $user"
+	as="runuser -u $user --"
 fi
 
 if [ -n "$run" ]; then
-	in_chroot "cd /build/perf2dat && autoreconf -fi > /dev/null 2>&1 && ./configure > configure.out 2>&1 &&
+	in_chroot "cd '$path' && autoreconf -fi > /dev/null 2>&1 && ./configure > configure.out 2>&1 &&
 		make -j$(nproc) > make.out 2>&1 && $run"
 	exit
 fi
 set +e
-in_chroot "cd /build/perf2dat && autoreconf -fi > /dev/null 2>&1 && ./configure --enable-werror > configure.out 2>&1 && make -j$(nproc) > make.out 2>&1 || { tail -n 30 configure.out make.out; exit 1; }
-(. /etc/os-release; echo \"debian \$VERSION_ID: \$(trace-cmd --version 2>/dev/null | grep -o 'version [^ ]*' | head -n 1), perf \$(perf --version 2>/dev/null | cut -d' ' -f3)\")
-make check -j$(nproc)"
+in_chroot "cd '$path' && $as sh -c 'autoreconf -fi > /dev/null 2>&1 && ./configure --enable-werror > configure.out 2>&1 && make -j$(nproc) > make.out 2>&1' || { tail -n 30 configure.out make.out; exit 1; }
+(. /etc/os-release; echo \"debian \${VERSION_ID:-\$VERSION_CODENAME}: \$(trace-cmd --version 2>/dev/null | grep -o 'version [^ ]*' | head -n 1), perf \$(perf --version 2>/dev/null | cut -d' ' -f3), in $path as \$($as id -un)\")
+$as make check -j$(nproc)"
 status=$?
 set -e
 log="$src/test-suite.log"
@@ -131,5 +151,5 @@ if [ "$status" -ne 0 ] && [ "$bad" -eq 0 ]; then
 fi
 [ "$bad" -eq 0 ] || [ ! -f "$log" ] || head -n 300 "$log"
 [ -z "$counts" ] || echo "$pass $bad $skip" > "$counts"
-echo "debian $release: $pass passed, $bad failed, $skip skipped"
+echo "debian $release${user:+ as $user}: $pass passed, $bad failed, $skip skipped"
 [ "$bad" -eq 0 ]
