@@ -323,6 +323,7 @@ static int feat_cmdline(struct p2d_reader *r, struct p2d_cursor *c)
 {
 	struct p2d_meta *m = &r->meta;
 	size_t len = 0, n;
+	bool options = true;
 	const char *s;
 	uint32_t nr, i;
 	char *out;
@@ -339,6 +340,10 @@ static int feat_cmdline(struct p2d_reader *r, struct p2d_cursor *c)
 			return p2d_error(r->d, p2d_cur_off(c), -EBADMSG, "bad cmdline string");
 		}
 		n = strlen(s);
+		if (!strcmp(s, "--"))
+			options = false;	/* the workload's arguments follow */
+		else if (options && i && !strncmp(s, "--switch-output", 15))
+			r->switch_output = true;
 		if (len)
 			out[len++] = ' ';
 		memcpy(out + len, s, n + 1);

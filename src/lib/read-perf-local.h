@@ -199,6 +199,7 @@ struct lost_cpu {
  * @rec_count: records read, by type (those inside compressed ones included)
  * @rec_unknown: records of types beyond @rec_count
  * @announced: @attrs told to the sink (p2d_source) so far, at the last sample
+ * @switch_output: one piece of a perf record --switch-output run (its cmdline)
  */
 struct p2d_reader {
 	const struct p2d_sink	*sink;
@@ -206,6 +207,7 @@ struct p2d_reader {
 	struct p2d_read_stats	*stats;
 	struct p2d_meta		meta;
 	bool			tracing_seen;
+	bool			switch_output;
 	struct p2d_input	*in;
 	bool			swap;
 	bool			pipe;

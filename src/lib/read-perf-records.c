@@ -538,7 +538,11 @@ static int rec_lost_samples(struct p2d_reader *r, struct p2d_cursor *c, uint16_t
  * @r: reader, at the end of the input
  *
  * The total is then perf report's "Total Lost Samples" whenever perf wrote
- * LOST_SAMPLES records, and the sum of the LOST records otherwise.
+ * LOST_SAMPLES records, and the sum of the LOST records otherwise. Except in
+ * the last piece of a perf record --switch-output run: its LOST_SAMPLES count
+ * the losses of the whole run (the kernel's counters are never reset), most
+ * of them in the earlier pieces, which their own LOST records marked: there
+ * only this piece's LOST records count, and the rest is said in a warning.
  *
  * Returns 0 or a negative errno.
  */
@@ -546,6 +550,7 @@ int p2d_rd_lost_excess(struct p2d_reader *r)
 {
 	struct p2d_rd_sample s = { .has_cpu = true };
 	struct p2d_cursor c = { .base = p2d_in_pos(r->in) };
+	uint64_t run = 0, own = 0;
 	uint32_t cpu;
 	int ret = 0;
 
@@ -553,9 +558,16 @@ int p2d_rd_lost_excess(struct p2d_reader *r)
 		const struct lost_cpu *l = &r->lost[cpu];
 
 		s.ev.cpu = cpu;
-		if (l->samples > l->records)
+		run += l->samples;
+		own += l->records;
+		if (l->samples > l->records && !r->switch_output)
 			ret = place_lost(r, &c, &s, l->samples - l->records);
 	}
+	if (!ret && r->switch_output && run > own)
+		p2d_warn(r->d, P2D_NO_OFFSET, "a piece of a perf record --switch-output run: its"
+			 " LOST_SAMPLES records count %llu losses of the whole run (perf report's"
+			 " Total Lost Samples); only the %llu of this piece's LOST records are"
+			 " marked", (unsigned long long)run, (unsigned long long)own);
 	return ret;
 }
 

@@ -21,6 +21,10 @@
 #                       markers add up to perf report's Total Lost Samples, per
 #                       CPU cover its PERF_RECORD_LOST records, and agree with
 #                       trace-cmd report --stat
+#   lost_from=records   the markers must add up to the piece's own LOST records,
+#                       not perf report's Total Lost Samples (a piece of a perf
+#                       record --switch-output run, whose LOST_SAMPLES count the
+#                       whole run)
 #   prepare=CMD         make the file to convert, "$in", from "$src" (perf
 #                       still reads "$src": for inputs perf cannot read)
 #   perf_input=FILE     what perf script reads instead (in tests/data)
@@ -48,7 +52,7 @@
 set -u
 input= stdin=no convert_args= perf_args= compare_args= prepare= report_args=
 date_check=no perf_input= clock=perf lost_check=yes tracepoints=yes sample_fields=ip,period
-recorded= kallsyms= root_setup= root_for=both cache_setup= unwound=no
+lost_from=report recorded= kallsyms= root_setup= root_for=both cache_setup= unwound=no
 . "$1"
 name=$(basename "$1" .e2e)
 
@@ -191,6 +195,13 @@ if [ "$lost_check" = yes ]; then
 	# "CPU TIME OFFSET [SIZE]: PERF_RECORD_LOST: id:N: lost:N", summed per CPU
 	per_cpu=$(sed -n 's/^\([0-9][0-9]*\) .*PERF_RECORD_LOST: .*lost:\([0-9]*\) *$/\1 \2/p' \
 		"$tmp/dump" | awk '{ s[$1] += $2 } END { for (c in s) printf " --lost-cpu %d:%d", c, s[c] }')
+	if [ "$lost_from" = records ]; then
+		own=$(sed -n 's/^[0-9][0-9]* .*PERF_RECORD_LOST: .*lost:\([0-9]*\) *$/\1/p' "$tmp/dump" |
+			awk '{ s += $1 } END { print s + 0 }')
+		[ "$own" -gt 0 ] && [ "$own" -ne "$lost" ] ||
+			fail "lost_from=records: the LOST records ($own) are perf's total ($lost)"
+		lost=$own
+	fi
 	"$TRACE_CMD" report --stat $report_args "$tmp/out.dat" > "$tmp/stat" 2>&1 ||
 		fail "trace-cmd report --stat failed"
 	compare_args="$compare_args --lost $lost$per_cpu --stat $tmp/stat"

@@ -194,5 +194,10 @@ run 0 -f rounds.data --tid 1 -o v.dat
 rm -f rounds.data
 grep -Eq "^perf2dat: 0 events \([0-9]+ left out by the selection\), .*, 0\.[0-9]% of the input\)$" out ||
 	fail "a share under 1%: $(cat out)"
+# the last piece of a --switch-output run: the run's losses are said, its own marked
+run 0 -f "$DATA/switch-2.data" -o v.dat
+grep -q "^perf2dat: warning: a piece of a perf record --switch-output run: its LOST_SAMPLES records count 929 losses of the whole run (perf report's Total Lost Samples); only the 50 of this piece's LOST records are marked$" err ||
+	fail "--switch-output piece: $(cat err)"
+grep -q "^perf2dat: 757 events, 2 CPUs, 50 lost, " out || fail "--switch-output piece: $(cat out)"
 no_leftovers "end"
 echo "PASS: cli"
