@@ -87,26 +87,27 @@ static const struct {
 	const char	*fields;
 	const char	*print;
 } records[P2D_NR_RECORD_KINDS] = {
+/* pids and tids as perf prints them: -1 is "no task" (the kernel's maps) */
 #define U32(n, o)	"\tfield:unsigned int " n ";\toffset:" #o ";\tsize:4;\tsigned:0;\n"
 #define S32(n, o)	"\tfield:int " n ";\toffset:" #o ";\tsize:4;\tsigned:1;\n"
 #define U64(n, o)	"\tfield:u64 " n ";\toffset:" #o ";\tsize:8;\tsigned:0;\n"
 	[P2D_RECORD_COMM] = { "comm",
-		U32("pid", 8) U32("tid", 12) U32("exec", 16)
+		S32("pid", 8) S32("tid", 12) U32("exec", 16)
 		"\tfield:char comm[16];\toffset:20;\tsize:16;\tsigned:0;\n",
-		"\"comm=%s pid=%u tid=%u exec=%u\", REC->comm, REC->pid, REC->tid, REC->exec" },
+		"\"comm=%s pid=%d tid=%d exec=%u\", REC->comm, REC->pid, REC->tid, REC->exec" },
 	[P2D_RECORD_FORK] = { "fork",
-		U32("pid", 8) U32("ppid", 12) U32("tid", 16) U32("ptid", 20) U64("time", 24),
-		"\"pid=%u ppid=%u tid=%u ptid=%u time=%llu\", REC->pid, REC->ppid, REC->tid,"
+		S32("pid", 8) S32("ppid", 12) S32("tid", 16) S32("ptid", 20) U64("time", 24),
+		"\"pid=%d ppid=%d tid=%d ptid=%d time=%llu\", REC->pid, REC->ppid, REC->tid,"
 		" REC->ptid, REC->time" },
 	[P2D_RECORD_EXIT] = { "exit",
-		U32("pid", 8) U32("ppid", 12) U32("tid", 16) U32("ptid", 20) U64("time", 24),
-		"\"pid=%u ppid=%u tid=%u ptid=%u time=%llu\", REC->pid, REC->ppid, REC->tid,"
+		S32("pid", 8) S32("ppid", 12) S32("tid", 16) S32("ptid", 20) U64("time", 24),
+		"\"pid=%d ppid=%d tid=%d ptid=%d time=%llu\", REC->pid, REC->ppid, REC->tid,"
 		" REC->ptid, REC->time" },
 	[P2D_RECORD_MMAP] = { "mmap",
-		U32("pid", 8) U32("tid", 12) U64("start", 16) U64("len", 24) U64("pgoff", 32)
+		S32("pid", 8) S32("tid", 12) U64("start", 16) U64("len", 24) U64("pgoff", 32)
 		U32("prot", 40) U32("flags", 44)
 		"\tfield:__data_loc char[] filename;\toffset:48;\tsize:4;\tsigned:0;\n",
-		"\"pid=%u tid=%u start=0x%llx len=0x%llx pgoff=0x%llx prot=%u flags=%u"
+		"\"pid=%d tid=%d start=0x%llx len=0x%llx pgoff=0x%llx prot=%u flags=%u"
 		" filename=%s\", REC->pid, REC->tid, REC->start, REC->len, REC->pgoff, REC->prot,"
 		" REC->flags, __get_str(filename)" },
 	[P2D_RECORD_SWITCH] = { "switch",

@@ -72,7 +72,12 @@ SAMPLE_RE = re.compile(r'^(?P<comm>.*?)\s+(?P<tid>-?\d+)\s+\[(?P<cpu>\d+)\]\s+'
 DUMP_RE = re.compile(r'^(?:(?P<cpu>\d+) )?(?P<ts>\d+) 0x[0-9a-f]+ \[0x[0-9a-f]+\]: '
                      r'PERF_RECORD_SAMPLE\(.*?\): (?P<pid>-?\d+)/(?P<tid>-?\d+): ')
 CHAIN_RE = re.compile(r'^\.\.\. FP chain: nr:(?P<nr>\d+)$')
-FRAME_RE = re.compile(r'^\.\.\.\.\.\s+\d+: (?P<ip>[0-9a-f]+)$')
+# perf >= 7 names the context markers: ".....  0: ffffffffffffff80 (PERF_CONTEXT_KERNEL)"
+FRAME_RE = re.compile(r'^\.\.\.\.\.\s+\d+: (?P<ip>[0-9a-f]+)(?: \((?P<ctx>PERF_CONTEXT_[A-Z_]+)\))?$')
+CONTEXTS = {'PERF_CONTEXT_HV': 2**64 - 32, 'PERF_CONTEXT_KERNEL': 2**64 - 128,
+            'PERF_CONTEXT_USER': 2**64 - 512, 'PERF_CONTEXT_GUEST': 2**64 - 2048,
+            'PERF_CONTEXT_GUEST_KERNEL': 2**64 - 2176, 'PERF_CONTEXT_GUEST_USER': 2**64 - 2560,
+            'PERF_CONTEXT_MAX': 2**64 - 4095}
 USTACK_RE = re.compile(r'^\.\.\. ustack: size (?P<size>\d+)')
 UNW_SAMPLE_RE = re.compile(r'^\s*(?P<pid>-?\d+)/(?P<tid>-?\d+)\s+\[(?P<cpu>\d+)\]\s+'
                            r'(?P<ts>\d+\.\d{9}):\s+(?P<rest>.*)$')
@@ -145,7 +150,8 @@ SIDE_FORMS = {
 
 
 def u32(x):
-    return int(x) & 0xffffffff
+    """A pid or tid as perf prints it: signed (-1, the kernel's maps)."""
+    return int(x)
 
 
 def side_fields(kind, g):
@@ -216,10 +222,10 @@ def canonical_records(events):
         text = e[4]
         g = {}
         if e[3] == 'comm':
-            m = re.match(r'^comm=(?P<comm>.*) pid=(?P<pid>\d+) tid=(?P<tid>\d+) exec=(?P<exec>\d+)$',
+            m = re.match(r'^comm=(?P<comm>.*) pid=(?P<pid>-?\d+) tid=(?P<tid>-?\d+) exec=(?P<exec>\d+)$',
                          text)
         elif e[3] == 'mmap':
-            m = re.match(r'^pid=(?P<pid>\d+) tid=(?P<tid>\d+) start=0x(?P<start>[0-9a-f]+)'
+            m = re.match(r'^pid=(?P<pid>-?\d+) tid=(?P<tid>-?\d+) start=0x(?P<start>[0-9a-f]+)'
                          r' len=0x(?P<len>[0-9a-f]+) pgoff=0x(?P<pgoff>[0-9a-f]+)'
                          r' prot=(?P<prot>\d+) flags=\d+ filename=(?P<filename>.*)$', text)
         else:
@@ -288,7 +294,7 @@ def parse_chains(path):
     for n, line in numbered_lines(path):
         if want:
             m = FRAME_RE.match(line)
-            if not m:
+            if not m or (m['ctx'] and CONTEXTS.get(m['ctx']) != int(m['ip'], 16)):
                 fail_parse(path, n, 'perf script -D call chain', line)
             cur.append(int(m['ip'], 16))
             want -= 1
