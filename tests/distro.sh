@@ -22,7 +22,7 @@
 # way out. Prints "debian RELEASE: N passed, N failed, N skipped" last, and
 # writes "N N N" (passed failed skipped) to --counts for .ci/run. --run CMD
 # runs CMD in the built tree instead of the suite, as root
-# (tests/tools/record-d13.sh records the Debian 13 fixtures so).
+# (tests/tools/record-release.sh records the fixtures of newer perfs so).
 set -eu
 release=trixie
 dir=

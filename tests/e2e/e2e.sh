@@ -82,7 +82,7 @@ if [ -n "$recorded" ]; then
 	# libtraceevent can be compared with)
 	PERF_LIVE=$PERF
 	if [ -n "${PERF_RECORDED_MODE:-}" ]; then
-		# record, when the store is made (tests/tools/record-d13.sh)
+		# record, when the store is made (tests/tools/record-release.sh)
 		PERF_RECORDED_DIR="$DATA/$recorded/${PERF_RECORDED_STORE:?}"
 	elif [ "$("$PERF" version 2> /dev/null)" = "$(cat "$DATA/$recorded/VERSION")" ]; then
 		PERF_RECORDED_MODE=verify PERF_RECORDED_DIR="$DATA/$recorded/plugins"
