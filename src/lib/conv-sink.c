@@ -420,6 +420,9 @@ static int sink_mmap(void *ctx, const struct p2d_mmap *map)
 	if (map->kernel || map->pid == UINT32_MAX) {
 		if (map->kernel)
 			p2d_ksyms_kernel_map(cv->ksyms, map->file, map->pgoff);
+		/* perf >= 6.16 records build ids in MMAP2 (--buildid-mmap), not in BUILD_ID */
+		if (map->kernel && map->build_id_size && !strncmp(map->file, "[kernel.kallsyms]", 17))
+			p2d_ksyms_kernel_id(cv->ksyms, map->build_id, map->build_id_size);
 		return 0;
 	}
 	ret = p2d_dsos_get(cv->dsos, map->file, map->build_id, map->build_id_size, &rec.object);

@@ -380,7 +380,8 @@ static int rec_mmap2(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 	}
 	ev.v[5] = prot;
 	ev.v[6] = flags;
-	return mapping(r, c, 72, &ev, &map, prot & 4 /* PROT_EXEC */);
+	/* perf >= 6.16 writes the kernel's and modules' maps as MMAP2 with prot 0 */
+	return mapping(r, c, 72, &ev, &map, (prot & 4 /* PROT_EXEC */) || map.kernel);
 }
 
 /* { header; [u32 next_prev_pid, next_prev_tid;] sample_id }, CPU_WIDE with the pids */

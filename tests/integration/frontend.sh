@@ -63,6 +63,21 @@ for f in "$INST_BINDIR/perf2dat" "$INST_BINDIR/$FRONT_NAME" "$INST_INCLUDEDIR/pe
 	[ -e "$root$f" ] || fail "make install did not install $f"
 done
 ls "$root$INST_LIBDIR"/libperf2dat.so.* > /dev/null 2>&1 || fail "no library installed"
+# the man pages, where a2x was found: also one per function of libperf2dat(3)
+# (man p2d_convert), each the page of the library
+if [ -n "${A2X_FOUND:-}" ]; then
+	fns=$(sed -n '/^NAME$/,/^SYNOPSIS$/p' "$TOP_SRCDIR/doc/libperf2dat.3.txt" | grep -o 'p2d_[a-z_]*')
+	[ "$(echo "$fns" | wc -w)" -ge 5 ] || fail "libperf2dat(3) names $fns"
+	for fn in $fns; do
+		[ "$(cat "$root$INST_MANDIR/man3/$fn.3" 2> /dev/null)" = ".so man3/libperf2dat.3" ] ||
+			fail "man $fn: no page installed"
+	done
+	for page in perf2dat.1 libperf2dat.3; do
+		[ -s "$root$INST_MANDIR/man${page##*.}/$page" ] || fail "man page $page not installed"
+	done
+else
+	echo "frontend: a2x was not found: no man pages to check"
+fi
 [ ! -e "$REAL_TRACE_CMD" ] || ! cmp -s "$FRONT" "$REAL_TRACE_CMD" || fail "installed the real trace-cmd?"
 
 # the pkg-config file builds a program against the installed library
