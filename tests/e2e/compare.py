@@ -433,8 +433,16 @@ def attach_chains(events, chains, long_size, unwound):
             e[6] = (tuple(x & mask for x in k), tuple(x & mask for x in u))
 
 
-def parse_report(path):
-    """Events with their stacks (the stack events after them on their CPU)."""
+# trace-cmd 3.4 -N (libtraceevent 1.9) names a kernel frame without its address
+STACK_NAME_RE = re.compile(r'^\s*=> [A-Za-z_.$][\w.$]*(?:\+0x[0-9a-f]+)?$')
+
+
+def parse_report(path, names_only=False):
+    """Events with their stacks (the stack events after them on their CPU).
+
+    With names_only (a report read for its task names), a frame shown by
+    name only is taken as a frame of unknown address (0).
+    """
     events, drops = [], collections.Counter()
     last, stack, errors = {}, None, []
     for n, line in numbered_lines(path):
@@ -447,6 +455,9 @@ def parse_report(path):
         s = STACK_RE.match(line)
         if s and stack is not None:
             stack.append(int(s['addr'] or s['hex'], 16))
+            continue
+        if names_only and stack is not None and STACK_NAME_RE.match(line):
+            stack.append(0)
             continue
         m = TC_RE.match(line)
         if not m:
@@ -465,6 +476,8 @@ def parse_report(path):
             s = STACK_RE.match(m['fields'].strip())
             if s:
                 stack.append(int(s['addr'] or s['hex'], 16))
+            elif names_only and STACK_NAME_RE.match(m['fields'].strip()):
+                stack.append(0)
             elif part == 1 or m['fields'].strip() != '<stack trace >':
                 fail_parse(path, n, 'trace-cmd report stack', line)
             continue
@@ -672,7 +685,7 @@ def main():
     if a.names_report:
         # without plugins: with them, trace-cmd renames tasks after the comm
         # fields of the sched events it prints (libtraceevent 1.8)
-        named_got, _, nerrors = parse_report(a.names_report)
+        named_got, _, nerrors = parse_report(a.names_report, names_only=True)
         errors += nerrors
         named_got = [e for e in named_got if e[3] not in a.ignore_report_event]
     else:
