@@ -215,12 +215,20 @@ static int finish(struct builder *b, bool kallsyms, const char *ref, uint64_t re
 	uint64_t delta = ref && ref_found ? file_ref - ref_addr : 0;
 	uint32_t i;
 
+	struct p2d_ksym *out;
+	char *names;
+
 	qsort(b->r, b->nr, sizeof(*b->r), by_start);
 	fixup_end(b, kallsyms);
 	fixup_duplicate(b);
-	t->s = malloc((b->nr ? b->nr : 1) * sizeof(*t->s));
-	if (!t->s)
-		return -ENOMEM;
+	/*
+	 * The table is made in place of the symbols read, which are larger: a
+	 * whole kallsyms (100,000-250,000 symbols) is the largest allocation of
+	 * a conversion, and a second array of it would be held beside it. The
+	 * n-th symbol kept is written at byte n * sizeof(*out) of the array,
+	 * never past the start of the next one to read (i * sizeof(*b->r), n <= i).
+	 */
+	out = (struct p2d_ksym *)(void *)b->r;
 	t->nr = 0;
 	for (i = 0; i < b->nr; i++) {
 		struct p2d_ksym s = b->r[i].s;
@@ -229,13 +237,25 @@ static int finish(struct builder *b, bool kallsyms, const char *ref, uint64_t re
 			continue;
 		s.start -= delta;
 		s.end -= delta;
-		t->s[t->nr++] = s;
+		memcpy(&out[t->nr++], &s, sizeof(s));
 	}
-	t->names = b->names;
+	t->s = t->nr ? realloc(out, t->nr * sizeof(*out)) : NULL;
+	if (!t->s) {
+		t->s = out;	/* a failed shrink keeps the block */
+		if (!t->nr) {
+			free(out);
+			t->s = malloc(sizeof(*t->s));
+			if (!t->s) {
+				b->r = NULL;
+				return -ENOMEM;
+			}
+		}
+	}
+	b->r = NULL;
+	names = b->len ? realloc(b->names, b->len) : NULL;
+	t->names = names ? names : b->names;
 	t->names_len = b->len;
 	b->names = NULL;
-	free(b->r);
-	b->r = NULL;
 	return 0;
 }
 
