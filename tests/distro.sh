@@ -7,7 +7,7 @@
 #
 #   tests/distro.sh [--release trixie] [--dir /var/tmp/perf2dat-trixie]
 #                   [--path /srv/src/p2d-RELEASE] [--user NAME]
-#                   [--counts FILE] [--run CMD]
+#                   [--counts FILE] [--run CMD | --packages]
 #
 # As root (debootstrap, chroot and mounts need it). A chroot left by an
 # earlier run in --dir is reused (it is recognised by the stamp this script
@@ -21,7 +21,10 @@
 # tracefs are mounted into the chroot for the run and unmounted on every
 # way out. Prints "debian RELEASE: N passed, N failed, N skipped" last, and
 # writes "N N N" (passed failed skipped) to --counts for .ci/run. --run CMD
-# runs CMD in the built tree instead of the suite, as root
+# runs CMD in the built tree instead of the suite, as root. --packages
+# builds the Debian packages there (tests/packages/build.sh: lintian without
+# errors), installs them with apt, runs the installed programs and purges
+# them (tests/packages/installed.sh) instead of the suite.
 # (tests/tools/record-release.sh records the fixtures of newer perfs so).
 set -eu
 release=trixie
@@ -30,6 +33,7 @@ counts=
 run=
 path=
 user=
+packages=no
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--release) release=$2; shift 2 ;;
@@ -38,6 +42,7 @@ while [ $# -gt 0 ]; do
 	--run) run=$2; shift 2 ;;
 	--path) path=$2; shift 2 ;;
 	--user) user=$2; shift 2 ;;
+	--packages) packages=yes; shift ;;
 	*) echo "usage: $0 [--release R] [--dir DIR] [--path P] [--user U] [--counts FILE] [--run CMD]" >&2
 		exit 2 ;;
 	esac
@@ -133,6 +138,23 @@ fi
 if [ -n "$run" ]; then
 	in_chroot "cd '$path' && autoreconf -fi > /dev/null 2>&1 && ./configure > configure.out 2>&1 &&
 		make -j$(nproc) > make.out 2>&1 && $run"
+	exit
+fi
+if [ "$packages" = yes ]; then
+	set +e
+	in_chroot "cd '$path' && autoreconf -fi > /dev/null 2>&1 && ./configure > configure.out 2>&1 &&
+		make -j$(nproc) > make.out 2>&1 && make -j$(nproc) tests/integration/kshark-plugin > make-check.out 2>&1 ||
+		{ tail -n 30 configure.out make.out make-check.out; exit 1; }
+		sh tests/packages/build.sh /var/tmp/perf2dat-debs && sh tests/packages/installed.sh /var/tmp/perf2dat-debs" |
+		tee "$dir.packages.log"
+	set -e
+	ppass=$(sed -n 's/^packages installed: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$dir.packages.log")
+	pfail=$(sed -n 's/^packages installed: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$dir.packages.log")
+	grep -q '^packages: built 4, lintian: 0 errors' "$dir.packages.log" && bpass=1 bfail=0 || bpass=0 bfail=1
+	pass=$((bpass + ${ppass:-0})) bad=$((bfail + ${pfail:-1}))
+	[ -z "$counts" ] || echo "$pass $bad 0" > "$counts"
+	echo "debian $release packages: $pass passed, $bad failed"
+	[ "$bad" -eq 0 ]
 	exit
 fi
 set +e
