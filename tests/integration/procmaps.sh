@@ -69,7 +69,8 @@ for line in open(dump, errors='replace'):
         cur, in_user = (int(m[1]), int(m[2]), []), False
         frames.append(cur)
         continue
-    m = re.match(r'^\.\.\.\.\.\s+\d+: ([0-9a-f]+)$', line)
+    # (perf >= 7 names the context markers: " (PERF_CONTEXT_USER)")
+    m = re.match(r'^\.\.\.\.\.\s+\d+: ([0-9a-f]+)(?: \(PERF_CONTEXT_[A-Z_]+\))?$', line)
     if m and cur is not None:
         ip = int(m[1], 16)
         if ip >= 2**64 - 4095:
