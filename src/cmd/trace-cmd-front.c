@@ -60,7 +60,8 @@ static const char convert_usage[] =
 /* ------------------------------------------------------------------------ */
 /* The real trace-cmd                                                       */
 
-static void __attribute__((noreturn)) vdie(int status, const char *fmt, va_list ap)
+static void __attribute__((noreturn, format(printf, 2, 0))) vdie(int status, const char *fmt,
+								 va_list ap)
 {
 	fprintf(stderr, PROG ": ");
 	vfprintf(stderr, fmt, ap);
