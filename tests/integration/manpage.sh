@@ -15,7 +15,7 @@ fail() {
 	exit 1
 }
 [ -r "$lib" ] || fail "no $lib"
-nm -D --defined-only "$lib" | awk '$2 == "T" { print $3 }' | sort > "$tmp/exported"
+nm -D --defined-only "$lib" | awk '$2 == "T" { sub(/@.*/, "", $3); print $3 }' | sort > "$tmp/exported"
 [ -s "$tmp/exported" ] || fail "nm found no exported function in $lib"
 n=0
 while read -r fn; do
