@@ -63,6 +63,8 @@ typedef void (*p2d_name_fn)(void *ctx, const char *path, bool created);
 
 /**
  * struct p2d_options - what to convert and how
+ * @size: the size of the structure the caller was compiled with;
+ *	p2d_options_init() sets it (see "ABI" in libperf2dat(3))
  * @input: path of the perf.data file or directory, or "-" for @input_fd
  * @input_fd: descriptor read when @input is "-" (may be a pipe)
  * @output: path of the trace.dat to write (NULL when @output_fd is used)
@@ -131,6 +133,7 @@ typedef void (*p2d_name_fn)(void *ctx, const char *path, bool created);
  *	~/.debug
  */
 struct p2d_options {
+	size_t			size;
 	const char		*input;
 	int			input_fd;
 	const char		*output;
@@ -164,6 +167,8 @@ struct p2d_options {
 
 /**
  * struct p2d_summary - what a conversion did
+ * @size: the bytes of it the library filled in: the smaller of the
+ *	caller's sizeof (p2d_convert() passes it) and the library's
  * @events: events written: tracepoint samples, the perf:* events of other
  *	samples and the stack events of call chains
  * @lost: events perf reported lost (PERF_RECORD_LOST and LOST_SAMPLES)
@@ -203,6 +208,7 @@ struct p2d_options {
  *	unwind
  */
 struct p2d_summary {
+	size_t		size;
 	uint64_t	events;
 	uint64_t	lost;
 	uint64_t	other_samples;
@@ -231,20 +237,44 @@ struct p2d_summary {
 };
 
 /**
+ * p2d_options_init_size - fill @opts with the defaults
+ * @opts: options to initialize
+ * @size: sizeof(*@opts) as the caller was compiled: p2d_options_init()
+ *	passes it
+ *
+ * Defaults: output "trace.dat", file version 7, no compression, messages
+ * of level warning and above to stderr. @opts->size is set to @size; only
+ * @size bytes are written.
+ */
+P2D_API void p2d_options_init_size(struct p2d_options *opts, size_t size);
+
+/**
  * p2d_options_init - fill @opts with the defaults
  * @opts: options to initialize
  *
- * Defaults: output "trace.dat", file version 7, no compression, messages
- * of level warning and above to stderr.
+ * p2d_options_init_size() with the size of the structure this header
+ * declares.
  */
-P2D_API void p2d_options_init(struct p2d_options *opts);
+#define p2d_options_init(opts)	p2d_options_init_size((opts), sizeof(*(opts)))
 
 /**
- * p2d_convert - convert a perf.data recording to trace.dat
- * @opts: what to convert
+ * p2d_convert_size - convert a recording to trace.dat
+ * @opts: what to convert; @opts->size tells its layout
  * @sum: filled with counts; on failure @sum->error holds the reason
+ * @sum_size: sizeof(*@sum) as the caller was compiled: p2d_convert()
+ *	passes it
  *
- * The output is written to an unnamed file next to @opts->output and given
+ * The structures are extensible the way openat2(2)'s struct open_how is:
+ * the library reads @opts->size bytes of @opts (a later field the caller's
+ * header does not have takes its default, zero), and writes @sum_size
+ * bytes of @sum. Options larger than the library knows are accepted when
+ * the bytes it does not know are zero, and refused with -E2BIG otherwise;
+ * either structure smaller than the first stable layout (PERF2DAT_0.1) is
+ * refused with -EINVAL.
+ *
+ * The input is recognised by content (perf.data of either byte order, a
+ * perf record --threads directory, a pipe). The output is written to an
+ * unnamed file next to @opts->output and given
  * its name only when everything succeeded, so a failure leaves nothing
  * behind. The host is not touched: no tracefs access, no mounts, no sysctl
  * writes.
@@ -264,7 +294,17 @@ P2D_API void p2d_options_init(struct p2d_options *opts);
  *
  * Returns 0 on success, or a negative errno.
  */
-P2D_API int p2d_convert(const struct p2d_options *opts, struct p2d_summary *sum);
+P2D_API int p2d_convert_size(const struct p2d_options *opts, struct p2d_summary *sum,
+			     size_t sum_size);
+
+/**
+ * p2d_convert - convert a perf.data recording to trace.dat
+ * @opts: what to convert (from p2d_options_init())
+ * @sum: filled with counts; on failure @sum->error holds the reason
+ *
+ * p2d_convert_size() with the size of the summary this header declares.
+ */
+#define p2d_convert(opts, sum)	p2d_convert_size((opts), (sum), sizeof(*(sum)))
 
 /**
  * p2d_is_perf_data - does @buf start like a perf.data file?

@@ -111,5 +111,6 @@ int p2d_conv_emit_event(void *ctx, uint32_t cpu, uint64_t ts, const uint8_t *dat
 			uint64_t len) __hidden;
 int p2d_conv_emit_side(void *ctx, const struct p2d_side *rec) __hidden;
 int p2d_conv_cancelled(struct p2d_conv *cv) __hidden;
+int p2d_conv_run(const struct p2d_options *opts, struct p2d_summary *sum) __hidden;
 
 #endif /* P2D_CONV_H */

@@ -307,13 +307,13 @@ static void release(struct p2d_conv *cv)
 }
 
 /**
- * p2d_convert - convert a perf.data recording to trace.dat
- * @opts: what to convert
+ * p2d_conv_run - convert a recording to trace.dat (p2d_convert_size())
+ * @opts: what to convert, in this library's layout
  * @sum: filled with counts; on failure @sum->error holds the reason
  *
  * Returns 0 on success, or a negative errno.
  */
-int p2d_convert(const struct p2d_options *opts, struct p2d_summary *sum)
+int p2d_conv_run(const struct p2d_options *opts, struct p2d_summary *sum)
 {
 	struct p2d_out out = { .fd = -1 };
 	struct p2d_input in = { .fd = -1 };
