@@ -7,7 +7,6 @@
 #include <sys/stat.h>
 
 #include "conv.h"
-#include "read-perf.h"
 
 #define offsetofend(t, m)	(offsetof(t, m) + sizeof(((t *)0)->m))
 
@@ -127,44 +126,18 @@ int p2d_convert_size(const struct p2d_options *opts, struct p2d_summary *sum, si
  */
 bool p2d_is_perf_data(const void *buf, size_t len)
 {
-	return p2d_perf_magic(buf, len);
-}
-
-static bool file_is_perf(const char *path)
-{
-	unsigned char magic[8];
-	bool perf = false;
-	struct stat st;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return false;
-	/* pread: nothing is consumed, and a pipe or terminal fails here */
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	    pread(fd, magic, sizeof(magic), 0) == (ssize_t)sizeof(magic))
-		perf = p2d_perf_magic(magic, sizeof(magic));
-	close(fd);
-	return perf;
+	return p2d_import_probe(buf, len) != NULL;
 }
 
 /**
  * p2d_is_perf_path - is @path a perf.data recording?
  * @path: a file, or a perf record --threads directory
+ *
+ * By content, through the table of formats (importers.c).
  */
 bool p2d_is_perf_path(const char *path)
 {
-	struct stat st;
-	char *data;
-	bool perf;
-
-	if (stat(path, &st) || !S_ISDIR(st.st_mode))
-		return file_is_perf(path);
-	if (asprintf(&data, "%s/data", path) < 0)
-		return false;
-	perf = file_is_perf(data);
-	free(data);
-	return perf;
+	return p2d_import_probe_path(path, NULL) != NULL;
 }
 
 /**

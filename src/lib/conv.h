@@ -36,7 +36,7 @@
  * @cpus: per-CPU page streams, NULL until the tracing data is known
  * @stats: what the reader counted
  * @data_dir: where the large temporary files go
- * @dir_data: for a directory input, the path of its "data" file
+ * @importer: the format that claimed a directory input (NULL: probed by content)
  * @swap_payload: payloads are in the other byte order (converted to ours)
  * @scratch: a payload being swapped
  * @group: an event and its stack events, being gathered (conv-sink.c)
@@ -80,7 +80,7 @@ struct p2d_conv {
 	struct p2d_cpufiles		*cpus;
 	struct p2d_read_stats		stats;
 	const char			*data_dir;
-	char				*dir_data;
+	const struct p2d_import		*importer;
 	bool				swap_payload;
 	uint8_t				*scratch;
 	uint8_t				*group;

@@ -11,14 +11,9 @@
 #include <sys/stat.h>
 
 #include "conv.h"
-#include "read-perf.h"
 
 #define TASK_BYTES	24	/* a task's line in the output, about */
 #define FIXED_BYTES	1024	/* the output's headers and options, about */
-
-static const struct p2d_import *const importers[] = {
-	&p2d_import_perf,
-};
 
 static int check_options(struct p2d_conv *cv)
 {
@@ -59,25 +54,34 @@ static int buildid_dir(struct p2d_conv *cv)
 	return cv->buildid_dir ? 0 : -ENOMEM;
 }
 
+/* The format of the input: the one that claimed its directory, else by its first bytes */
 static int read_input(struct p2d_conv *cv, struct p2d_input *in)
 {
 	const struct p2d_sink sink = {
 		cv->opts->all_records ? &p2d_conv_sink_all : &p2d_conv_sink, cv
 	};
+	const struct p2d_import *imp = cv->importer;
+	size_t len = p2d_import_probe_len();
 	const uint8_t *head;
-	size_t i;
+	char names[128];
 	int ret;
 
-	ret = p2d_in_peek(in, 8, &head);
-	if (ret == -ENODATA)
-		return p2d_error(&cv->diag, 0, -EBADMSG, "empty or too short for a perf.data file");
-	if (ret)
-		return p2d_error(&cv->diag, 0, ret, "read error: %s", strerror(-ret));
-	for (i = 0; i < sizeof(importers) / sizeof(importers[0]); i++) {
-		if (importers[i]->probe(head, in->end - in->start))
-			return importers[i]->read(in, &sink, &cv->diag, &cv->stats);
+	if (!imp) {
+		ret = p2d_in_peek(in, len, &head);
+		if (ret == -ENODATA) {
+			len = p2d_in_avail(in);
+			head = in->buf + in->start;
+		} else if (ret) {
+			return p2d_error(&cv->diag, 0, ret, "read error: %s", strerror(-ret));
+		}
+		imp = p2d_import_probe(head, len);
 	}
-	return p2d_error(&cv->diag, 0, -EBADMSG, "not a perf.data file (bad magic)");
+	if (imp)
+		return imp->read(in, &sink, &cv->diag, &cv->stats);
+	p2d_import_names(names, sizeof(names));
+	if (len < p2d_import_probe_len())
+		return p2d_error(&cv->diag, 0, -EBADMSG, "empty or too short for a %s file", names);
+	return p2d_error(&cv->diag, 0, -EBADMSG, "not a %s file (bad magic)", names);
 }
 
 /* -v: what each CPU got */
@@ -249,22 +253,22 @@ static int convert(struct p2d_conv *cv, struct p2d_input *in, struct p2d_out *ou
 	return ret;
 }
 
+/* A file, a descriptor, or a directory that a format's probe_dir claims */
 static int open_input(struct p2d_conv *cv, struct p2d_input *in)
 {
 	const struct p2d_options *o = cv->opts;
 	int ret = p2d_in_open(in, o->input, o->input_fd);
+	char names[128];
+	bool dir;
 
 	if (ret == -EISDIR && o->input && strcmp(o->input, "-")) {
-		/* perf record --threads: a directory with "data" and "data.N" */
 		p2d_in_close(in);
-		if (asprintf(&cv->dir_data, "%s/data", o->input) < 0) {
-			cv->dir_data = NULL;
-			return -ENOMEM;
-		}
-		ret = p2d_in_open(in, cv->dir_data, -1);
-		if (ret == -ENOENT)
-			return p2d_error(&cv->diag, P2D_NO_OFFSET, ret, "directory without a"
-					 " perf.data \"data\" file");
+		cv->importer = p2d_import_probe_path(o->input, &dir);
+		if (cv->importer && cv->importer->open_dir)
+			return cv->importer->open_dir(in, o->input, &cv->diag);
+		p2d_import_names(names, sizeof(names));
+		return p2d_error(&cv->diag, P2D_NO_OFFSET, -EISDIR, "a directory that holds no"
+				 " %s recording", names);
 	}
 	if (ret)
 		return p2d_error(&cv->diag, P2D_NO_OFFSET, ret, "cannot read: %s", strerror(-ret));
@@ -301,7 +305,6 @@ static void release(struct p2d_conv *cv)
 	free(cv->uw_frames);
 	free(cv->buildid_dir);
 	p2d_meta_free(&cv->meta);
-	free(cv->dir_data);
 	free(cv->scratch);
 	free(cv->group);
 }

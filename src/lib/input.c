@@ -42,6 +42,7 @@ int p2d_in_open(struct p2d_input *in, const char *path, int fd)
 			return -errno;
 		in->owns_fd = true;
 		in->name = path;
+		in->path = path;
 	} else {
 		in->name = "<stdin>";
 	}
@@ -76,6 +77,8 @@ void p2d_in_close(struct p2d_input *in)
 	in->fd = -1;
 	free(in->buf);
 	in->buf = NULL;
+	free(in->own_name);
+	in->own_name = NULL;
 }
 
 static int fill(struct p2d_input *in, size_t n)

@@ -18,6 +18,8 @@
  * @buf_off: input offset of @buf[0]
  * @eof: the descriptor returned end of file
  * @name: shown in messages
+ * @path: the file opened, NULL when the input is a descriptor given
+ * @own_name: @name, when the input owns it (freed with the input)
  * @label: when set, errors name it before the offset (a file of a directory)
  */
 struct p2d_input {
@@ -32,6 +34,8 @@ struct p2d_input {
 	uint64_t	buf_off;
 	bool		eof;
 	const char	*name;
+	const char	*path;
+	char		*own_name;
 	const char	*label;
 };
 
@@ -67,6 +71,16 @@ static inline void p2d_in_consume(struct p2d_input *in, size_t n)
 {
 	in->start += n;
 }
+/**
+ * p2d_in_avail - bytes at the current position already read (after a peek
+ *	that failed with -ENODATA: all that is left of the input)
+ * @in: input
+ */
+static inline size_t p2d_in_avail(const struct p2d_input *in)
+{
+	return in->end - in->start;
+}
+
 int p2d_in_read(struct p2d_input *in, void *dst, size_t n) __hidden;
 int p2d_in_skip(struct p2d_input *in, uint64_t n) __hidden;
 int p2d_in_seek(struct p2d_input *in, uint64_t off) __hidden;

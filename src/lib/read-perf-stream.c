@@ -248,11 +248,6 @@ int p2d_rd_read_records(struct p2d_reader *r)
 	return 0;
 }
 
-static bool rd_probe(const uint8_t *buf, size_t len)
-{
-	return p2d_perf_magic(buf, len);
-}
-
 /* "data.N" files of a perf record --threads directory, in N order */
 static int is_data_n(const struct dirent *d)
 {
@@ -330,12 +325,12 @@ static int read_dir_files(struct p2d_reader *r)
 	char *copy, *dir;
 	int i, n, ret = 0;
 
-	if (!r->in->seekable || !strcmp(r->in->name, "<stdin>")) {
+	if (!r->in->seekable || !r->in->path) {
 		p2d_warn(r->d, P2D_NO_OFFSET, "this recording continues in data.N files of its"
 			 " directory (perf record --threads): give the directory to read them");
 		return 0;
 	}
-	copy = strdup(r->in->name);
+	copy = strdup(r->in->path);
 	if (!copy)
 		return -ENOMEM;
 	dir = dirname(copy);
@@ -356,8 +351,17 @@ static int read_dir_files(struct p2d_reader *r)
 	return ret;
 }
 
-static int rd_read(struct p2d_input *in, const struct p2d_sink *sink, struct p2d_diag *d,
-		   struct p2d_read_stats *stats)
+/**
+ * p2d_perf_read - read a perf.data recording (the perf format's read)
+ * @in: the input, at its start (a --threads directory: its "data" file)
+ * @sink: what the records feed
+ * @d: diagnostics
+ * @stats: filled with what was read but not delivered
+ *
+ * Returns 0, or a negative errno with a message in @d.
+ */
+int p2d_perf_read(struct p2d_input *in, const struct p2d_sink *sink, struct p2d_diag *d,
+		  struct p2d_read_stats *stats)
 {
 	struct p2d_reader r;
 	int ret;
@@ -386,9 +390,3 @@ static int rd_read(struct p2d_input *in, const struct p2d_sink *sink, struct p2d
 	p2d_rd_reader_release(&r);
 	return ret;
 }
-
-const struct p2d_import p2d_import_perf = {
-	.name	= "perf.data",
-	.probe	= rd_probe,
-	.read	= rd_read,
-};

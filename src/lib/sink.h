@@ -283,16 +283,37 @@ struct p2d_sink {
 };
 
 /**
- * struct p2d_import - an input format
- * @name: format name
- * @probe: does this buffer (the first bytes of the input) look like ours?
+ * struct p2d_import - an input format: how to recognise it, open it, read it
+ * @name: the format's name, in messages ("perf.data")
+ * @probe_len: bytes of the input's start @probe needs to decide
+ * @probe: do @len bytes (fewer than @probe_len at the end of a short input)
+ *	at the start of a file or stream begin a recording of this format?
+ * @probe_dir: is the directory @path a recording of this format? NULL for a
+ *	format without directories
+ * @open_dir: open the file of the directory @path that reading starts with,
+ *	as p2d_in_open() opens a file (a message in @d on failure); called
+ *	after @probe_dir claimed @path
  * @read: read the whole input, feeding @sink; fills @stats
+ *
+ * The conversion (convert.c) and p2d_is_perf_path() know the formats only
+ * through the table of them, p2d_importers (importers.c).
  */
 struct p2d_import {
 	const char	*name;
+	size_t		probe_len;
 	bool		(*probe)(const uint8_t *buf, size_t len);
+	bool		(*probe_dir)(const char *path);
+	int		(*open_dir)(struct p2d_input *in, const char *path, struct p2d_diag *d);
 	int		(*read)(struct p2d_input *in, const struct p2d_sink *sink,
 				struct p2d_diag *d, struct p2d_read_stats *stats);
 };
+
+/* The formats the library reads, NULL-terminated (importers.c) */
+extern const struct p2d_import *const p2d_importers[] __hidden;
+
+const struct p2d_import *p2d_import_probe(const uint8_t *buf, size_t len) __hidden;
+const struct p2d_import *p2d_import_probe_path(const char *path, bool *dir) __hidden;
+size_t p2d_import_probe_len(void) __hidden;
+void p2d_import_names(char *buf, size_t size) __hidden;
 
 #endif /* P2D_SINK_H */
