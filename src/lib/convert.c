@@ -70,7 +70,7 @@ static int read_input(struct p2d_conv *cv, struct p2d_input *in)
 		ret = p2d_in_peek(in, len, &head);
 		if (ret == -ENODATA) {
 			len = p2d_in_avail(in);
-			head = in->buf + in->start;
+			head = p2d_in_cur(in);
 		} else if (ret) {
 			return p2d_error(&cv->diag, 0, ret, "read error: %s", strerror(-ret));
 		}

@@ -81,6 +81,15 @@ static inline size_t p2d_in_avail(const struct p2d_input *in)
 	return in->end - in->start;
 }
 
+/**
+ * p2d_in_cur - those bytes (valid until the next call on @in)
+ * @in: input
+ */
+static inline const uint8_t *p2d_in_cur(const struct p2d_input *in)
+{
+	return in->buf + in->start;
+}
+
 int p2d_in_read(struct p2d_input *in, void *dst, size_t n) __hidden;
 int p2d_in_skip(struct p2d_input *in, uint64_t n) __hidden;
 int p2d_in_seek(struct p2d_input *in, uint64_t off) __hidden;
