@@ -274,9 +274,8 @@ P2D_API void p2d_options_init_size(struct p2d_options *opts, size_t size);
  *
  * The input is recognised by content (perf.data of either byte order, a
  * perf record --threads directory, a pipe). The output is written to an
- * unnamed file next to @opts->output and given
- * its name only when everything succeeded, so a failure leaves nothing
- * behind. The host is not touched: no tracefs access, no mounts, no sysctl
+ * unnamed file next to @opts->output and given its name only when
+ * everything succeeded, so a failure leaves nothing behind. The host is not touched: no tracefs access, no mounts, no sysctl
  * writes.
  *
  * What a caller can see of it: it starts no thread; it forks only with
