@@ -622,7 +622,36 @@ static struct kshark_dri *register_plugin(struct kshark_context *ctx, const char
 	return plugin->readout_interface;
 }
 
-int main(void)
+/*
+ * kshark-plugin --open FILE...: only what KernelShark does with a file, for
+ * a test that watches this process (plugin-spawn.sh, under strace): load
+ * the plugin, open each FILE, load its entries, close it; "FILE: N entries"
+ * or "FILE: kshark_open() = -ERRNO" for each. Nothing else runs: no
+ * conversion of the test's own, no temporary directory.
+ */
+static int open_only(const char *so, int n, char **files)
+{
+	struct kshark_context *ctx = NULL;
+	struct loaded l;
+	int i, ret;
+
+	if (!kshark_instance(&ctx) || !register_plugin(ctx, so))
+		return 2;
+	for (i = 0; i < n; i++) {
+		ret = load(ctx, files[i], &l);
+		if (ret < 0)
+			printf("%s: kshark_open() = %d\n", files[i], ret);
+		else
+			printf("%s: %zd entries\n", files[i], l.n);
+		if (ret == 0)
+			unload(ctx, &l);
+	}
+	kshark_close_all(ctx);
+	kshark_free(ctx);
+	return unit_failures ? 1 : 0;
+}
+
+int main(int argc, char **argv)
 {
 	const char *so = getenv("KSHARK_PLUGIN");
 	struct kshark_context *ctx = NULL;
@@ -635,6 +664,10 @@ int main(void)
 	if (!so || !data_dir || !perf2dat || access(so, R_OK) || access(perf2dat, X_OK)) {
 		printf("SKIP: KSHARK_PLUGIN, PERF2DAT or DATA missing\n");
 		return 77;
+	}
+	if (argc > 2 && !strcmp(argv[1], "--open")) {
+		setvbuf(stdout, NULL, _IOLBF, 0);
+		return open_only(so, argc - 2, argv + 2);
 	}
 	tmp_dir = mkdtemp(tmpl);
 	if (!tmp_dir || setenv("TMPDIR", tmp_dir, 1)) {
