@@ -185,9 +185,10 @@ static int spawn_setup(posix_spawn_file_actions_t *fa, posix_spawnattr_t *attr, 
 
 	sigemptyset(&none);
 	sigfillset(&all);
-	ret = posix_spawn_file_actions_addopen(fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+	/* @fd first: it may be 0 or 1 itself, in a host that closed its own */
+	ret = posix_spawn_file_actions_adddup2(fa, fd, STDOUT_FILENO);
 	if (!ret)
-		ret = posix_spawn_file_actions_adddup2(fa, fd, STDOUT_FILENO);
+		ret = posix_spawn_file_actions_addopen(fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
 #ifdef HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP
 	if (!ret)
 		ret = posix_spawn_file_actions_addclosefrom_np(fa, STDERR_FILENO + 1);
