@@ -2,15 +2,20 @@
 /*
  * KernelShark input plugin: open perf.data recordings.
  *
- * The recording is converted by libperf2dat into a private temporary
- * trace.dat, which is then handed to libkshark's own trace.dat reader, so
- * the stream behaves exactly like a trace.dat opened directly (task plots,
- * the sched_events and missed_events plugins, filters, buffers).
+ * The recording is converted by the perf2dat program into a private
+ * temporary trace.dat, which is then handed to libkshark's own trace.dat
+ * reader, so the stream behaves exactly like a trace.dat opened directly
+ * (task plots, the sched_events and missed_events plugins, filters,
+ * buffers).
  *
- * The conversion runs in a child process: a fault in the parser costs that
- * process, not KernelShark. The temporary file has no name (O_TMPFILE, or a
- * name unlinked at once), so it disappears with the last descriptor, when
- * the stream is closed or KernelShark exits, however it exits.
+ * The converter is a program of its own, started with posix_spawn() (on
+ * glibc a clone(CLONE_VM | CLONE_VFORK) followed at once by execve()):
+ * KernelShark's process, which runs Qt's threads, never forks, and a fault
+ * in the parser costs the converter, not KernelShark. The temporary file
+ * has no name (O_TMPFILE, or a name unlinked at once); the converter writes
+ * it as its standard output (perf2dat -o -), so it disappears with the last
+ * descriptor, when the stream is closed or KernelShark exits, however it
+ * exits.
  *
  * This runs on KernelShark's loader thread: no Qt calls; errors are one
  * line on stderr and a negative return, which KernelShark reports as a file
@@ -20,6 +25,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +46,16 @@
 
 /* The trace.dat format name libkshark gives its own streams. */
 #define KS_P2D_TEP	"tep data"
+
+/* The installed converter, BINDIR/perf2dat (Makefile.am) */
+#ifndef P2D_CONVERTER
+#define P2D_CONVERTER	"perf2dat"
+#endif
+
+/* The converter's arguments, at most: perf2dat -q -o - 3 x (OPTION VALUE) -i FILE */
+#define KS_P2D_MAX_ARGS	14
+
+extern char **environ;
 
 /* The input plugin interface libkshark looks up by name (libkshark-plugin.h) */
 KS_P2D_EXPORT bool KSHARK_INPUT_CHECK(const char *file);
@@ -115,47 +131,120 @@ static int tmp_open(char *path, size_t size)
 	return fd;
 }
 
-/* In the child: convert @file into @fd; the exit status is an errno. */
-static int child_convert(const char *file, int fd)
+/* The converter: $PERF2DAT_CONVERTER (a build tree's, for tests), else the installed one */
+static const char *converter(void)
 {
-	struct p2d_summary sum;
-	struct p2d_options o;
-	int ret;
+	const char *prog = getenv("PERF2DAT_CONVERTER");
 
-	p2d_options_init(&o);
-	o.input = file;
-	o.output = NULL;
-	o.output_fd = fd;
-	/* the kernel symbols' and the files' sources, as kernelshark-perf passes them */
-	o.kallsyms = getenv("PERF2DAT_KALLSYMS");
-	o.vmlinux = getenv("PERF2DAT_VMLINUX");
-	o.symfs = getenv("PERF2DAT_SYMFS");
-	/* drop the event formats libtraceevent dies on, rather than fail */
-	o.isolate_formats = true;
-	ret = p2d_convert(&o, &sum);
-	if (ret == 0)
-		return 0;
-	report(file, "%s", sum.error[0] ? sum.error : strerror(-ret));
-	return (-ret > 0 && -ret < 256) ? -ret : EIO;
+	return prog && *prog ? prog : P2D_CONVERTER;
 }
 
 /*
- * Convert @file into @fd in a child process, so that a crash of the parser
- * cannot take KernelShark down.
+ * The converter's command line: the recording into standard output, no
+ * summary, the kernel symbols' and the files' sources as kernelshark-perf
+ * passes them. perf2dat isolates the event formats itself: a damaged one
+ * libtraceevent dies on is dropped, not fatal.
+ */
+static void converter_args(const char *prog, const char *file, const char **argv)
+{
+	static const char *const sources[][2] = {
+		{ "PERF2DAT_KALLSYMS", "--kallsyms" },
+		{ "PERF2DAT_VMLINUX", "--vmlinux" },
+		{ "PERF2DAT_SYMFS", "--symfs" },
+	};
+	const char *value;
+	size_t i, n = 0;
+
+	argv[n++] = prog;
+	argv[n++] = "-q";
+	argv[n++] = "-o";
+	argv[n++] = "-";
+	for (i = 0; i < sizeof(sources) / sizeof(sources[0]); i++) {
+		value = getenv(sources[i][0]);
+		if (!value)
+			continue;
+		argv[n++] = sources[i][1];
+		argv[n++] = value;
+	}
+	argv[n++] = "-i";
+	/* a recording named "-" is not standard input */
+	argv[n++] = strcmp(file, "-") ? file : "./-";
+	argv[n] = NULL;
+}
+
+/*
+ * What the converter gets besides its arguments: /dev/null as standard
+ * input, @fd as standard output, KernelShark's standard error, no other
+ * descriptor; no blocked signal and every signal's default disposition,
+ * whatever KernelShark's threads block or handle.
+ */
+static int spawn_setup(posix_spawn_file_actions_t *fa, posix_spawnattr_t *attr, int fd)
+{
+	sigset_t none, all;
+	int ret;
+
+	sigemptyset(&none);
+	sigfillset(&all);
+	/* @fd first: it may be 0 or 1 itself, in a host that closed its own */
+	ret = posix_spawn_file_actions_adddup2(fa, fd, STDOUT_FILENO);
+	if (!ret)
+		ret = posix_spawn_file_actions_addopen(fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+#ifdef HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP
+	if (!ret)
+		ret = posix_spawn_file_actions_addclosefrom_np(fa, STDERR_FILENO + 1);
+#endif
+	if (!ret)
+		ret = posix_spawnattr_setflags(attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+	if (!ret)
+		ret = posix_spawnattr_setsigmask(attr, &none);
+	if (!ret)
+		ret = posix_spawnattr_setsigdefault(attr, &all);
+	return ret;
+}
+
+/* Start @prog on @file, writing into @fd; returns its pid or a negative errno */
+static pid_t spawn_converter(const char *prog, const char *file, int fd)
+{
+	const char *argv[KS_P2D_MAX_ARGS + 1];
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+	pid_t pid = -1;
+	int ret;
+
+	converter_args(prog, file, argv);
+	ret = posix_spawn_file_actions_init(&fa);
+	if (ret)
+		return -ret;
+	ret = posix_spawnattr_init(&attr);
+	if (ret) {
+		posix_spawn_file_actions_destroy(&fa);
+		return -ret;
+	}
+	ret = spawn_setup(&fa, &attr, fd);
+	if (!ret)
+		ret = posix_spawnp(&pid, prog, &fa, &attr, (char *const *)argv, environ);
+	posix_spawnattr_destroy(&attr);
+	posix_spawn_file_actions_destroy(&fa);
+	if (ret) {
+		report(file, "cannot run the converter %s: %s", prog, strerror(ret));
+		return -ret;
+	}
+	return pid;
+}
+
+/*
+ * Convert @file into @fd with the converter program, so that a crash of the
+ * parser cannot take KernelShark down.
  */
 static int convert(const char *file, int fd)
 {
+	const char *prog = converter();
 	int status;
 	pid_t pid;
 
-	pid = fork();
-	if (pid < 0) {
-		report(file, "fork: %s", strerror(errno));
-		return -errno;
-	}
-	if (pid == 0)
-		_exit(child_convert(file, fd));
-
+	pid = spawn_converter(prog, file, fd);
+	if (pid < 0)
+		return pid;
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR) {
 			report(file, "waitpid: %s", strerror(errno));
@@ -163,13 +252,16 @@ static int convert(const char *file, int fd)
 		}
 	}
 	if (WIFSIGNALED(status)) {
-		report(file, "conversion failed: killed by signal %d (%s)",
+		report(file, "conversion failed: %s killed by signal %d (%s)", prog,
 		       WTERMSIG(status), strsignal(WTERMSIG(status)));
 		return -EIO;
 	}
-	if (!WIFEXITED(status))
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		report(file, "conversion failed: %s exited with status %d", prog,
+		       WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 		return -EIO;
-	return -WEXITSTATUS(status);
+	}
+	return 0;
 }
 
 /*
@@ -200,8 +292,9 @@ static int open_as_tep(struct kshark_data_stream *stream, char *path)
  * kshark_input_initializer - open a perf recording as a data stream
  * @stream: the stream libkshark is opening; @stream->file is the user's path
  *
- * Converts the recording into a private temporary trace.dat in a child
- * process, then initializes @stream with libkshark's trace.dat reader. On
+ * Converts the recording into a private temporary trace.dat with the
+ * perf2dat program (posix_spawn(), no fork of this process), then
+ * initializes @stream with libkshark's trace.dat reader. On
  * success the stream is relabelled "tep data": libkshark then treats and
  * closes it as any trace.dat stream, and kshark_input_deinitializer() is
  * never called for it. The temporary file has no name and goes away when

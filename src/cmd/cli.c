@@ -4,11 +4,13 @@
  * options, the progress bar on a terminal and the summary line.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -406,15 +408,69 @@ static void release_signals(struct p2d_cli *cli)
 	pthread_mutex_destroy(&cli->sig_lock);
 }
 
+/*
+ * -o -: standard output, when it is an empty regular file written from its
+ * start ("perf2dat perf.data -o - > trace.dat", or the temporary file a
+ * program gives the converter as its descriptor 1): the trace.dat is
+ * written into it, unnamed, with no rename. The conversion reads back what
+ * it wrote: a descriptor open for writing only is opened again, read-write,
+ * through /proc/self/fd. Anything else there (a pipe, a terminal) is left
+ * to the library, which refuses it: libtracecmd seeks.
+ */
+static int stdout_output(struct p2d_cli *cli, struct p2d_options *o)
+{
+	const char *in = strcmp(o->input, "-") ? o->input : "<stdin>";
+	struct stat st;
+	int flags, fd;
+
+	cli->out_fd = -1;
+	if (!o->output || strcmp(o->output, "-") || fstat(STDOUT_FILENO, &st) ||
+	    !S_ISREG(st.st_mode))
+		return 0;
+	flags = fcntl(STDOUT_FILENO, F_GETFL);
+	if (flags < 0 || (flags & O_APPEND) || (flags & O_ACCMODE) == O_RDONLY ||
+	    st.st_size || lseek(STDOUT_FILENO, 0, SEEK_CUR) != 0) {
+		fprintf(stderr, "%s: %s: standard output is a file, but not an empty one open"
+			" for writing from its start (> FILE, not >>)\n", cli->prog, in);
+		return -EINVAL;
+	}
+	fd = (flags & O_ACCMODE) == O_RDWR ? STDOUT_FILENO :
+	     open("/proc/self/fd/1", O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "%s: %s: standard output cannot be read back: %s\n", cli->prog,
+			in, strerror(errno));
+		return -errno;
+	}
+	o->output = NULL;
+	o->output_fd = fd;
+	cli->out_fd = fd;
+	cli->to_stdout = true;
+	return 0;
+}
+
+/* After the conversion into standard output: empty after a failure */
+static void stdout_done(struct p2d_cli *cli, int ret)
+{
+	if (!cli->to_stdout)
+		return;
+	if (ret && ftruncate(cli->out_fd, 0))
+		fprintf(stderr, "%s: standard output: %s\n", cli->prog, strerror(errno));
+	if (cli->out_fd != STDOUT_FILENO)
+		close(cli->out_fd);
+	cli->out_fd = -1;
+}
+
 /**
  * p2d_cli_convert - run a conversion, with a progress bar on a terminal
  * @cli: state
  * @o: what to convert
  * @sum: filled by p2d_convert()
  *
- * On failure prints "PROG: INPUT: what is wrong" on standard error. A
- * termination signal ends the process (of that signal) without leaving a
- * file behind: see hold_signals().
+ * An output of "-" is standard output when that is an empty regular file
+ * (stdout_output()); a failure leaves it empty. On failure prints "PROG:
+ * INPUT: what is wrong" on standard error. A termination signal ends the
+ * process (of that signal) without leaving a file behind: see
+ * hold_signals().
  *
  * Returns 0 or a negative errno.
  */
@@ -424,6 +480,9 @@ int p2d_cli_convert(struct p2d_cli *cli, struct p2d_options *o, struct p2d_summa
 	char *end;
 	int ret;
 
+	ret = stdout_output(cli, o);
+	if (ret)
+		return ret;
 	cli->delay = delay && *delay ? strtod(delay, &end) : BAR_DELAY;
 	if (delay && *delay && (*end || cli->delay < 0))
 		cli->delay = BAR_DELAY;
@@ -445,11 +504,18 @@ int p2d_cli_convert(struct p2d_cli *cli, struct p2d_options *o, struct p2d_summa
 		ret = p2d_convert(o, sum);
 	}
 	p2d_cli_bar_clear(cli);
+	stdout_done(cli, ret);
 	if (ret)
 		fprintf(stderr, "%s: %s: %s\n", cli->prog,
 			strcmp(o->input, "-") ? o->input : "<stdin>",
 			sum->error[0] ? sum->error : strerror(-ret));
 	return ret;
+}
+
+/* Where the summary goes: standard error when the trace.dat is on standard output */
+static FILE *summary_stream(const struct p2d_cli *cli)
+{
+	return cli->to_stdout ? stderr : stdout;
 }
 
 /* "N what" appended to a list being built in @line: @one when N is 1 */
@@ -486,24 +552,24 @@ static void left_out(const struct p2d_cli *cli, const struct p2d_summary *s)
 	count_item(line, sizeof(line), &len, s->sideband,
 		   "side-band record (it names the tasks)", "side-band records (they name the tasks)");
 	if (len)
-		printf("%s: not converted: %s\n", cli->prog, line);
+		fprintf(summary_stream(cli), "%s: not converted: %s\n", cli->prog, line);
 }
 
 /* Where the names of the stacks came from, when there are stacks */
 static void stacks_line(const struct p2d_cli *cli, const struct p2d_summary *s)
 {
 	if (s->kernel_addrs && s->symbols)
-		printf("%s: kernel symbols: %u from %s, naming %llu of %llu addresses\n",
+		fprintf(summary_stream(cli), "%s: kernel symbols: %u from %s, naming %llu of %llu addresses\n",
 		       cli->prog, s->symbols, s->symbol_source, (unsigned long long)s->named_addrs,
 		       (unsigned long long)s->kernel_addrs);
 	else if (s->kernel_addrs)
-		printf("%s: kernel symbols: %s\n", cli->prog, s->symbol_source);
+		fprintf(summary_stream(cli), "%s: kernel symbols: %s\n", cli->prog, s->symbol_source);
 	if (s->unwound)
-		printf("%s: user stacks unwound: %llu, %llu of them stop early at a file missing"
+		fprintf(summary_stream(cli), "%s: user stacks unwound: %llu, %llu of them stop early at a file missing"
 		       " here or changed since the recording\n", cli->prog,
 		       (unsigned long long)s->unwound, (unsigned long long)s->unwind_short);
 	if (s->unwind_skipped)
-		printf("%s: user stacks not unwound: %llu (a machine this build cannot unwind)\n",
+		fprintf(summary_stream(cli), "%s: user stacks not unwound: %llu (a machine this build cannot unwind)\n",
 		       cli->prog, (unsigned long long)s->unwind_skipped);
 }
 
@@ -545,15 +611,15 @@ void p2d_cli_summary(const struct p2d_cli *cli, const struct p2d_options *o,
 	if (comp && s->output_bytes && s->uncompressed_bytes)
 		snprintf(cratio, sizeof(cratio), ", compressed %.1f:1",
 			 (double)s->uncompressed_bytes / (double)s->output_bytes);
-	printf("%s: %llu event%s%s%s%s, %d CPU%s, %llu lost, %u task%s -> %s (%s%s%s)\n",
+	fprintf(summary_stream(cli), "%s: %llu event%s%s%s%s, %d CPU%s, %llu lost, %u task%s -> %s (%s%s%s)\n",
 	       cli->prog, (unsigned long long)s->events, plural(s->events), len ? " (" : "", kinds,
 	       len ? ")" : "", s->cpus, plural((uint64_t)s->cpus), (unsigned long long)s->lost,
-	       s->tasks, plural(s->tasks), o->output, size_str(size, sizeof(size), (double)s->output_bytes),
+	       s->tasks, plural(s->tasks), o->output ? o->output : "standard output", size_str(size, sizeof(size), (double)s->output_bytes),
 	       ratio, cratio);
 	left_out(cli, s);
 	stacks_line(cli, s);
 	if (s->dropped)
-		printf("%s: %llu sample%s could not be converted (see warnings)\n",
+		fprintf(summary_stream(cli), "%s: %llu sample%s could not be converted (see warnings)\n",
 		       cli->prog, (unsigned long long)s->dropped, plural(s->dropped));
 }
 

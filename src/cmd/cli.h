@@ -103,6 +103,9 @@ enum {
  * @events: the -e patterns (@opts->events points here)
  * @nr_events: count of @events
  * @quiet: no summary, no progress
+ * @to_stdout: the trace.dat goes to standard output (-o -), the summary to
+ *	standard error
+ * @out_fd: the descriptor written then (1, or 1 opened again read-write)
  * @bar: the progress bar may be drawn (standard error is a terminal)
  * @bar_shown: a bar is on the screen
  * @start: when the conversion started
@@ -123,6 +126,8 @@ struct p2d_cli {
 	const char	**events;
 	unsigned int	nr_events;
 	bool		quiet;
+	bool		to_stdout;
+	int		out_fd;
 	bool		bar;
 	bool		bar_shown;
 	struct timespec	start;

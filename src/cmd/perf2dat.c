@@ -22,7 +22,8 @@ static const char usage_text[] =
 	"\n"
 	"Input and output:\n"
 	"  -i, --input FILE         perf.data to read (\"-\" for standard input)\n"
-	"  -o, --output FILE        trace.dat to write (default: trace.dat)\n"
+	"  -o, --output FILE        trace.dat to write (default: trace.dat); \"-\":\n"
+	"                           standard output, when it is an empty file\n"
 	P2D_CLI_OUTPUT_HELP
 	P2D_CLI_SELECT_HELP
 	P2D_CLI_MESSAGE_HELP

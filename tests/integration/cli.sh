@@ -65,6 +65,27 @@ one_error 'exists \(use --force' "refusal"
 run 0 -q -f "$DATA/sample.data" -o keep.dat
 [ "$(head -c 3 keep.dat | od -An -tx1 | tr -d ' ')" = 170844 ] || fail "-f output is not a trace.dat"
 
+# -o -: into standard output when it is an empty file, the same trace.dat;
+# the summary then on standard error; a failure leaves it empty; a file
+# with something in it, or appended to, is refused untouched
+"$PERF2DAT" "$DATA/sample.data" -o - > so.dat 2> err || fail "-o - > FILE: $(cat err)"
+cmp -s so.dat keep.dat || fail "-o - > FILE: not the trace.dat -o FILE writes"
+grep -q '^perf2dat: 629 events, .* -> standard output (' err || fail "-o - summary: $(cat err)"
+rm -f so.dat
+"$PERF2DAT" -q "$DATA/sample.data" -o - 1<> so.dat 2> err || fail "-o - 1<> FILE: $(cat err)"
+cmp -s so.dat keep.dat || fail "-o - 1<> FILE: not the trace.dat -o FILE writes"
+[ ! -s err ] || fail "-o - -q: printed $(cat err)"
+printf 'PERFILE2 and nothing' > badmagic.data
+"$PERF2DAT" -q badmagic.data -o - > so.dat 2> err && fail "-o -: a bad input converted"
+[ ! -s so.dat ] || fail "-o -: a failure left $(wc -c < so.dat) bytes"
+one_error '^perf2dat: badmagic.data: ' "-o -, bad input"
+echo precious > so.dat
+"$PERF2DAT" -q "$DATA/sample.data" -o - >> so.dat 2> err && fail "-o - >> FILE converted"
+[ "$(cat so.dat)" = precious ] || fail "-o - >> FILE: the file was modified"
+one_error 'standard output is a file, but not an empty one' "-o - >> FILE"
+rm -f so.dat badmagic.data
+echo "-o -: into an empty standard output file; a failure leaves it empty; >> refused"
+
 # errors: one line, "perf2dat: FILE: ...", exit 1, nothing left behind
 printf 'not a perf file at all' > bad.data
 run 1 -q bad.data -o bad.dat

@@ -10,8 +10,9 @@
 #
 # The screenshots are kept in $ARTIFACTS (tests/artifacts of the build tree).
 # Run as root, KernelShark is started as "nobody" (as root it shows a modal
-# warning over everything); the plugin, libperf2dat and the recording are
-# copied where that user can read them.
+# warning over everything); the plugin, libperf2dat, the converter program
+# the plugin runs (PERF2DAT_CONVERTER) and the recording are copied where
+# that user can read them.
 #
 # Skipped (77) without kernelshark, Xvfb, ImageMagick or the built plugin.
 set -u
@@ -32,6 +33,10 @@ done
 [ -r "${KSHARK_PLUGIN:-}" ] || skip "the KernelShark plugin is not built"
 lib=$(ls "$P2D_LIBDIR"/libperf2dat.so.* 2> /dev/null | head -n 1)
 [ -n "$lib" ] || skip "libperf2dat.so not built"
+# the converter itself, not libtool's wrapper script (it names the build tree)
+conv=$(dirname "$PERF2DAT")/.libs/perf2dat
+[ -x "$conv" ] || conv=$PERF2DAT
+[ -x "$conv" ] || { echo "FAIL: $name: no perf2dat program to convert with"; exit 1; }
 
 . "$TOP_SRCDIR/tests/integration/gui-lib.sh"
 gui_runas
@@ -79,11 +84,13 @@ mkdir -p "$tmp/lib" "$tmp/home" "$tmp/run" || exit 1
 plugin_lock_shared
 cp "$KSHARK_PLUGIN" "$tmp/lib/plugin-perf2dat.so" &&
 	cp -L "$lib" "$tmp/lib/${lib##*/}" &&
+	cp "$conv" "$tmp/lib/perf2dat" &&
 	cp "$DATA/sample.data" "$tmp/sample.data" &&
 	cp "$DATA/mixed.data" "$tmp/mixed.data" || exit 1
 exec 9>&-
 { printf 'PERFILE2'; head -c 4000 /dev/zero | tr '\0' '\245'; } > "$tmp/bad.data"
-chmod 755 "$tmp" "$tmp/lib" && chmod 644 "$tmp"/lib/* "$tmp"/*.data || exit 1
+chmod 755 "$tmp" "$tmp/lib" && chmod 644 "$tmp"/lib/* "$tmp"/*.data &&
+	chmod 755 "$tmp/lib/perf2dat" || exit 1
 chmod 700 "$tmp/home" "$tmp/run"
 [ -z "$runas" ] || chown nobody "$tmp/home" "$tmp/run" || exit 1
 
@@ -97,7 +104,7 @@ start_ks() {
 	rm -f "$tmp/run/ks.pid"
 	$runas env -i PATH=/usr/local/bin:/usr/bin:/bin DISPLAY="$DISPLAY" \
 		HOME="$tmp/home" XDG_RUNTIME_DIR="$tmp/run" TMPDIR="$tmp/run" \
-		LD_LIBRARY_PATH="$tmp/lib" QT_QPA_PLATFORM=xcb \
+		LD_LIBRARY_PATH="$tmp/lib" PERF2DAT_CONVERTER="$tmp/lib/perf2dat" QT_QPA_PLATFORM=xcb \
 		sh -c 'echo $$ > "$0/ks.pid"; exec "$@"' "$tmp/run" \
 		"$KS" -geometry 1280x800+0+0 -p "$tmp/lib/plugin-perf2dat.so" "$@" \
 		> "$tmp/ks-$label.log" 2>&1 &

@@ -52,6 +52,8 @@ plugin_lock_run env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES $MAKE_P
 front=$root$INST_BINDIR/$KSHARK_FRONT_NAME
 plugin=$(find "$root" -name plugin-perf2dat.so | head -n 1)
 [ -x "$front" ] && [ -n "$plugin" ] || fail "make install did not install the front end and plugin"
+# the plugin runs the installed perf2dat: here under DESTDIR
+[ -x "$root$INST_BINDIR/perf2dat" ] || fail "make install did not install perf2dat"
 mkdir -p "$tmp/home" "$tmp/run" "$tmp/empty" || exit 1
 cp "$DATA/ksyms-sched.data" "$DATA/ksyms.kallsyms" "$tmp/" || exit 1
 chmod -R a+rX "$tmp" && chmod 700 "$tmp/home" "$tmp/run"
@@ -66,6 +68,7 @@ start_ks() {
 	$runas env -i PATH=/usr/bin:/bin DISPLAY="$DISPLAY" HOME="$tmp/home" \
 		XDG_RUNTIME_DIR="$tmp/run" TMPDIR="$tmp/run" LD_LIBRARY_PATH="$root$INST_LIBDIR" \
 		QT_QPA_PLATFORM=xcb KSHARK_PERF2DAT_PLUGIN="$plugin" \
+		PERF2DAT_CONVERTER="$root$INST_BINDIR/perf2dat" \
 		PERF2DAT_KALLSYMS="$tmp/ksyms.kallsyms" PERF2DAT_SYMFS="$tmp/empty" \
 		sh -c 'echo $$ > "$0/ks.pid"; exec "$@"' "$tmp/run" \
 		"$front" -geometry 1280x800+0+0 "$2" > "$tmp/ks.log" 2>&1 &

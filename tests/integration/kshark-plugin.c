@@ -467,8 +467,8 @@ static void test_bad_inputs(struct kshark_context *ctx)
 }
 
 /*
- * A converter that dies of a signal must not take the host down: a file
- * size limit kills the conversion child with SIGXFSZ while it writes.
+ * A converter that cannot write must not take the host down: under a file
+ * size limit, perf2dat's writes fail (it ignores SIGXFSZ).
  */
 static void test_killed_converter(struct kshark_context *ctx)
 {
@@ -509,6 +509,62 @@ static void test_killed_converter(struct kshark_context *ctx)
 	close(saved_err);
 	close(devnull);
 	printf("%s under a 4 KiB file size limit: failed cleanly\n", path);
+}
+
+/* @path fails to open, with a line of the plugin's on stderr holding @said */
+static void expect_failure_said(struct kshark_context *ctx, const char *path, const char *said)
+{
+	char log[PATH_MAX], text[4096];
+	int saved, fd;
+	ssize_t n;
+
+	snprintf(log, sizeof(log), "%s/stderr.log", tmp_dir);
+	fd = open(log, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return;
+	fflush(stderr);
+	saved = dup(STDERR_FILENO);
+	dup2(fd, STDERR_FILENO);
+	expect_failure(ctx, path, true);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	n = pread(fd, text, sizeof(text) - 1, 0);
+	close(fd);
+	unlink(log);
+	text[n > 0 ? n : 0] = '\0';
+	fputs(text, stderr);
+	CHECK(strstr(text, "kernelshark perf2dat: ") && strstr(text, said));
+}
+
+/*
+ * The converter is a program: one that dies of a signal, or that cannot be
+ * run, fails the open with a line saying so, and the host goes on
+ */
+static void test_converter_program(struct kshark_context *ctx)
+{
+	char path[PATH_MAX], prog[PATH_MAX];
+	const char *old = getenv("PERF2DAT_CONVERTER");
+	char *saved = old ? strdup(old) : NULL;
+
+	snprintf(path, sizeof(path), "%s/sample.data", data_dir);
+	snprintf(prog, sizeof(prog), "%s/segv.sh", tmp_dir);
+	CHECK_EQ(write_file(prog, "#!/bin/sh\nkill -SEGV $$\n", 23), 0);
+	CHECK_EQ(chmod(prog, 0700), 0);
+	CHECK_EQ(setenv("PERF2DAT_CONVERTER", prog, 1), 0);
+	expect_failure_said(ctx, path, "killed by signal 11");
+	snprintf(prog, sizeof(prog), "%s/no-such-converter", tmp_dir);
+	CHECK_EQ(setenv("PERF2DAT_CONVERTER", prog, 1), 0);
+	expect_failure_said(ctx, path, "cannot run the converter");
+	if (saved)
+		CHECK_EQ(setenv("PERF2DAT_CONVERTER", saved, 1), 0);
+	else
+		unsetenv("PERF2DAT_CONVERTER");
+	free(saved);
+	snprintf(prog, sizeof(prog), "%s/segv.sh", tmp_dir);
+	unlink(prog);
+	printf("a converter killed by SIGSEGV, and one missing: failed cleanly\n");
 }
 
 /* A directory that is not a perf record --threads one is not ours */
@@ -566,7 +622,36 @@ static struct kshark_dri *register_plugin(struct kshark_context *ctx, const char
 	return plugin->readout_interface;
 }
 
-int main(void)
+/*
+ * kshark-plugin --open FILE...: only what KernelShark does with a file, for
+ * a test that watches this process (plugin-spawn.sh, under strace): load
+ * the plugin, open each FILE, load its entries, close it; "FILE: N entries"
+ * or "FILE: kshark_open() = -ERRNO" for each. Nothing else runs: no
+ * conversion of the test's own, no temporary directory.
+ */
+static int open_only(const char *so, int n, char **files)
+{
+	struct kshark_context *ctx = NULL;
+	struct loaded l;
+	int i, ret;
+
+	if (!kshark_instance(&ctx) || !register_plugin(ctx, so))
+		return 2;
+	for (i = 0; i < n; i++) {
+		ret = load(ctx, files[i], &l);
+		if (ret < 0)
+			printf("%s: kshark_open() = %d\n", files[i], ret);
+		else
+			printf("%s: %zd entries\n", files[i], l.n);
+		if (ret == 0)
+			unload(ctx, &l);
+	}
+	kshark_close_all(ctx);
+	kshark_free(ctx);
+	return unit_failures ? 1 : 0;
+}
+
+int main(int argc, char **argv)
 {
 	const char *so = getenv("KSHARK_PLUGIN");
 	struct kshark_context *ctx = NULL;
@@ -579,6 +664,10 @@ int main(void)
 	if (!so || !data_dir || !perf2dat || access(so, R_OK) || access(perf2dat, X_OK)) {
 		printf("SKIP: KSHARK_PLUGIN, PERF2DAT or DATA missing\n");
 		return 77;
+	}
+	if (argc > 2 && !strcmp(argv[1], "--open")) {
+		setvbuf(stdout, NULL, _IOLBF, 0);
+		return open_only(so, argc - 2, argv + 2);
 	}
 	tmp_dir = mkdtemp(tmpl);
 	if (!tmp_dir || setenv("TMPDIR", tmp_dir, 1)) {
@@ -611,6 +700,7 @@ int main(void)
 		test_all_records(ctx, "lost.data", 2);
 		test_bad_inputs(ctx);
 		test_killed_converter(ctx);
+		test_converter_program(ctx);
 		test_directory();
 	}
 	if (ctx) {
