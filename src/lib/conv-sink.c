@@ -393,9 +393,9 @@ static int sink_round(void *ctx)
 	return ret ? ret : p2d_reorder_round(cv->queue);
 }
 
-static int sink_side(void *ctx, const struct p2d_side *rec, uint64_t off)
+/* A task's name, fork or exit, applied in time order through the side-band queue */
+static int side_task(struct p2d_conv *cv, const struct p2d_side *rec, uint64_t off)
 {
-	struct p2d_conv *cv = ctx;
 	int ret = p2d_reorder_add_side(cv->queue, rec);
 
 	if (ret)
@@ -408,9 +408,8 @@ static int sink_side(void *ctx, const struct p2d_side *rec, uint64_t off)
  * A mapping: the kernel's says where its symbols are; a process's is
  * applied to its maps in time order, through the side-band queue
  */
-static int sink_mmap(void *ctx, const struct p2d_mmap *map)
+static int side_map(struct p2d_conv *cv, const struct p2d_mmap *map)
 {
-	struct p2d_conv *cv = ctx;
 	struct p2d_side rec = {
 		.ts = map->ts, .kind = P2D_SIDE_MMAP, .pid = map->pid, .tid = map->pid,
 		.start = map->start, .len = map->len, .pgoff = map->pgoff,
@@ -463,9 +462,8 @@ static int sink_build_id(void *ctx, const struct p2d_build_id *bid, uint64_t off
  * placed and is counted. Those perf synthesizes at the start have time 0:
  * they get the earliest time of the recording (p2d_reorder_add_untimed()).
  */
-static int sink_record(void *ctx, const struct p2d_record *rec)
+static int side_event(struct p2d_conv *cv, const struct p2d_record *rec)
 {
-	struct p2d_conv *cv = ctx;
 	struct p2d_event ev = {
 		.cpu = rec->has_cpu ? rec->cpu : 0, .pid = rec->pid, .tid = rec->tid,
 		.has_pid = rec->has_pid, .ts = rec->ts, .off = rec->off,
@@ -498,6 +496,24 @@ static int sink_record(void *ctx, const struct p2d_record *rec)
 	return ret < 0 ? ret : 0;
 }
 
+/*
+ * A side-band record: what it says of a task or a mapping, and with
+ * &p2d_options all_records (perf2dat --all) its perf:* event
+ */
+static int sink_sideband(void *ctx, const struct p2d_sideband *sb)
+{
+	struct p2d_conv *cv = ctx;
+	int ret = 0;
+
+	if (sb->task)
+		ret = side_task(cv, sb->task, sb->rec->off);
+	if (!ret && sb->map)
+		ret = side_map(cv, sb->map);
+	if (!ret && cv->opts->all_records)
+		ret = side_event(cv, sb->rec);
+	return ret;
+}
+
 static void sink_progress(void *ctx, uint64_t done, uint64_t total)
 {
 	struct p2d_conv *cv = ctx;
@@ -507,29 +523,17 @@ static void sink_progress(void *ctx, uint64_t done, uint64_t total)
 	report_progress(cv);
 }
 
-/*
- * The sink of a conversion, and of one that writes side-band records too
- * (--all): the reader hands records only to a sink that has .record
- */
-#define CONV_SINK_OPS				\
-	.meta		= sink_meta,		\
-	.tracing	= sink_tracing,		\
-	.source		= sink_source,		\
-	.event		= sink_event,		\
-	.lost		= sink_lost,		\
-	.round		= sink_round,		\
-	.side		= sink_side,		\
-	.mmap		= sink_mmap,		\
-	.build_id	= sink_build_id,	\
-	.progress	= sink_progress
-
+/* The sink of a conversion */
 const struct p2d_sink_ops p2d_conv_sink = {
-	CONV_SINK_OPS,
-};
-
-const struct p2d_sink_ops p2d_conv_sink_all = {
-	CONV_SINK_OPS,
-	.record		= sink_record,
+	.meta		= sink_meta,
+	.tracing	= sink_tracing,
+	.source		= sink_source,
+	.event		= sink_event,
+	.lost		= sink_lost,
+	.round		= sink_round,
+	.sideband	= sink_sideband,
+	.build_id	= sink_build_id,
+	.progress	= sink_progress,
 };
 
 /* ------------------------------------------------------------------------ */

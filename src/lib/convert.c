@@ -57,9 +57,7 @@ static int buildid_dir(struct p2d_conv *cv)
 /* The format of the input: the one that claimed its directory, else by its first bytes */
 static int read_input(struct p2d_conv *cv, struct p2d_input *in)
 {
-	const struct p2d_sink sink = {
-		cv->opts->all_records ? &p2d_conv_sink_all : &p2d_conv_sink, cv
-	};
+	const struct p2d_sink sink = { &p2d_conv_sink, cv };
 	const struct p2d_import *imp = cv->importer;
 	size_t len = p2d_import_probe_len();
 	const uint8_t *head;

@@ -187,16 +187,18 @@ static int rec_sample(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 }
 
 /*
- * A side-band record as an event, for a sink that makes events of them: its
- * CPU, time and task come from its sample_id trailer
+ * A side-band record to the sink, once: its CPU, time and task come from its
+ * sample_id trailer; what it says of a task's name (@task) or of a mapping
+ * (@map) takes effect at that time.
  */
-static int record_event(struct p2d_reader *r, const struct p2d_cursor *c, struct p2d_record *rec)
+static int sideband(struct p2d_reader *r, const struct p2d_cursor *c, struct p2d_record *rec,
+		    struct p2d_side *task, struct p2d_mmap *map)
 {
+	const struct p2d_sideband sb = { rec, task, map };
 	struct p2d_rd_sample s;
+	bool timed;
 
-	if (!r->sink->ops->record)
-		return 0;	/* a sink without a use for them */
-	parse_trailer(r, c, &s);
+	timed = !parse_trailer(r, c, &s) && s.has_time;
 	rec->has_cpu = s.has_cpu;
 	rec->cpu = s.ev.cpu;
 	rec->has_time = s.has_time;
@@ -205,17 +207,11 @@ static int record_event(struct p2d_reader *r, const struct p2d_cursor *c, struct
 	rec->pid = s.ev.pid;
 	rec->tid = s.ev.tid;
 	rec->off = c->base;
-	return r->sink->ops->record(r->sink->ctx, rec);
-}
-
-/* A side-band record takes effect at its time: the sample_id trailer's */
-static int side_record(struct p2d_reader *r, struct p2d_cursor *c, struct p2d_side *rec)
-{
-	struct p2d_rd_sample s;
-
-	if (!parse_trailer(r, c, &s) && s.has_time)
-		rec->ts = s.ev.ts;
-	return r->sink->ops->side(r->sink->ctx, rec, c->base);
+	if (task && timed)
+		task->ts = s.ev.ts;
+	if (map && timed)
+		map->ts = s.ev.ts;
+	return r->sink->ops->sideband(r->sink->ctx, &sb);
 }
 
 /* { header; u32 pid, tid; char comm[]; sample_id }: the name is NUL-padded */
@@ -226,8 +222,7 @@ static int rec_comm(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 	size_t i, end = c->len;
 	uint32_t pid;
 
-	struct p2d_record ev;
-	int ret;
+	struct p2d_record ev = { .kind = P2D_RECORD_COMM };
 
 	p2d_cur_skip(c, 8);
 	if (p2d_cur_u32(c, &pid) || p2d_cur_u32(c, &rec.tid))
@@ -239,26 +234,22 @@ static int rec_comm(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 		end = c->len - a->trailer;
 	for (i = 0; i < sizeof(rec.comm) - 1 && c->pos + i < end && c->buf[c->pos + i]; i++)
 		rec.comm[i] = (char)c->buf[c->pos + i];
-	ret = side_record(r, c, &rec);
-	if (ret || !r->sink->ops->record)
-		return ret;
-	memset(&ev, 0, sizeof(ev));
-	ev.kind = P2D_RECORD_COMM;
 	ev.v[0] = pid;
 	ev.v[1] = rec.tid;
 	ev.v[2] = !!(misc & PERF_RECORD_MISC_COMM_EXEC);
 	ev.str = rec.comm;
-	return record_event(r, c, &ev);
+	return sideband(r, c, &ev, &rec, NULL);
 }
 
 /* { header; u32 pid, ppid, tid, ptid; u64 time; sample_id } for FORK and EXIT */
 static int task_record(struct p2d_reader *r, struct p2d_cursor *c, uint32_t kind)
 {
 	struct p2d_side rec = { .kind = kind };
+	struct p2d_record ev = {
+		.kind = kind == P2D_SIDE_FORK ? P2D_RECORD_FORK : P2D_RECORD_EXIT
+	};
 	uint32_t pid, ppid, ptid;
-	struct p2d_record ev;
 	uint64_t time = 0;
-	int ret;
 
 	p2d_cur_skip(c, 8);
 	if (p2d_cur_u32(c, &pid) || p2d_cur_u32(c, &ppid) || p2d_cur_u32(c, &rec.tid) ||
@@ -268,17 +259,12 @@ static int task_record(struct p2d_reader *r, struct p2d_cursor *c, uint32_t kind
 	rec.parent = ptid;
 	rec.pid = pid;
 	rec.ppid = ppid;
-	ret = side_record(r, c, &rec);
-	if (ret || !r->sink->ops->record)
-		return ret;
-	memset(&ev, 0, sizeof(ev));
-	ev.kind = kind == P2D_SIDE_FORK ? P2D_RECORD_FORK : P2D_RECORD_EXIT;
 	ev.v[0] = pid;
 	ev.v[1] = ppid;
 	ev.v[2] = rec.tid;
 	ev.v[3] = ptid;
 	ev.v[4] = time;
-	return record_event(r, c, &ev);
+	return sideband(r, c, &ev, &rec, NULL);
 }
 
 static int rec_fork(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
@@ -301,8 +287,6 @@ static int mapping(struct p2d_reader *r, struct p2d_cursor *c, size_t name_off,
 {
 	const struct p2d_attr *a = trailer_attr(r, c);
 	size_t end = c->len;
-	struct p2d_rd_sample s;
-	int ret;
 
 	map->pid = (uint32_t)ev->v[0];
 	map->start = ev->v[2];
@@ -315,15 +299,8 @@ static int mapping(struct p2d_reader *r, struct p2d_cursor *c, size_t name_off,
 	if (name_off >= end || !memchr(c->buf + name_off, '\0', end - name_off))
 		return 0;
 	map->file = (const char *)c->buf + name_off;
-	if (exec) {
-		if (!parse_trailer(r, c, &s) && s.has_time)
-			map->ts = s.ev.ts;
-		ret = r->sink->ops->mmap(r->sink->ctx, map);
-		if (ret)
-			return ret;
-	}
 	ev->str = map->file;
-	return record_event(r, c, ev);
+	return sideband(r, c, ev, NULL, exec ? map : NULL);
 }
 
 /* The start of both: { header; u32 pid, tid; u64 addr, len, pgoff; } */
@@ -391,7 +368,7 @@ static int rec_switch(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 
 	ev.v[0] = !!(misc & PERF_RECORD_MISC_SWITCH_OUT);
 	ev.v[1] = !!(misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT);
-	return record_event(r, c, &ev);
+	return sideband(r, c, &ev, NULL, NULL);
 }
 
 static int rec_switch_wide(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
@@ -406,7 +383,7 @@ static int rec_switch_wide(struct p2d_reader *r, struct p2d_cursor *c, uint16_t 
 	ev.v[1] = !!(misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT);
 	ev.v[2] = pid;
 	ev.v[3] = tid;
-	return record_event(r, c, &ev);
+	return sideband(r, c, &ev, NULL, NULL);
 }
 
 /* { header; u64 time, id, stream_id; sample_id } */
@@ -417,7 +394,7 @@ static int throttle(struct p2d_reader *r, struct p2d_cursor *c, uint32_t kind)
 	p2d_cur_skip(c, 8);
 	if (p2d_cur_u64(c, &ev.v[0]) || p2d_cur_u64(c, &ev.v[1]) || p2d_cur_u64(c, &ev.v[2]))
 		return 0;
-	return record_event(r, c, &ev);
+	return sideband(r, c, &ev, NULL, NULL);
 }
 
 static int rec_throttle(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
@@ -485,7 +462,7 @@ static int rec_lost(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 	if (s.has_cpu && (l = lost_of(r, s.ev.cpu)))
 		l->records += count;
 	ret = place_lost(r, c, &s, count);
-	return ret ? ret : record_event(r, c, &ev);
+	return ret ? ret : sideband(r, c, &ev, NULL, NULL);
 }
 
 /* The CPU of a sample id: from ID_INDEX, else from the record's sample_id */

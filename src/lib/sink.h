@@ -224,6 +224,22 @@ struct p2d_side {
 };
 
 /**
+ * struct p2d_sideband - a side-band record, as the reader decoded it
+ * @rec: the record as an event: its kind, values and string, and the CPU,
+ *	time and task of its sample_id (a sink makes a perf:* event of it
+ *	with all_records)
+ * @task: for COMM, FORK and EXIT, what it says of the task names, with the
+ *	time it takes effect (0 when it has none); NULL for other records
+ * @map: for an executable or a kernel MMAP or MMAP2, the mapping, with its
+ *	time; NULL for other records
+ */
+struct p2d_sideband {
+	const struct p2d_record	*rec;
+	const struct p2d_side	*task;
+	const struct p2d_mmap	*map;
+};
+
+/**
  * struct p2d_read_stats - what a reader counted but did not deliver
  * @input_bytes: size of the input (every file of a directory)
  * @dropped: samples it could not decode
@@ -251,12 +267,9 @@ struct p2d_read_stats {
  * @lost: @count events lost on @cpu (P2D_NO_CPU: unknown) at @ts (UINT64_MAX:
  *	reported only at the end, time unknown)
  * @round: the end of one of perf's rounds: older events may be released
- * @side: a side-band record
- * @mmap: an executable mapping of a process, or a kernel one
+ * @sideband: a side-band record (COMM, FORK, EXIT, MMAP, SWITCH, LOST,
+ *	THROTTLE, UNTHROTTLE), once, with what it says of tasks and maps
  * @build_id: a file's build id (HEADER_BUILD_ID)
- * @record: a side-band record (COMM, FORK, EXIT, MMAP, SWITCH, LOST,
- *	THROTTLE, UNTHROTTLE), for a sink that makes events of them (NULL
- *	for one that does not)
  * @progress: @done of @total input bytes (total 0 when unknown) are read
  *
  * Each returns 0 or a negative errno (with a message in the diagnostics),
@@ -269,10 +282,8 @@ struct p2d_sink_ops {
 	int	(*event)(void *ctx, const struct p2d_event *ev);
 	int	(*lost)(void *ctx, uint32_t cpu, uint64_t ts, uint64_t count);
 	int	(*round)(void *ctx);
-	int	(*side)(void *ctx, const struct p2d_side *rec, uint64_t off);
-	int	(*mmap)(void *ctx, const struct p2d_mmap *map);
+	int	(*sideband)(void *ctx, const struct p2d_sideband *sb);
 	int	(*build_id)(void *ctx, const struct p2d_build_id *bid, uint64_t off);
-	int	(*record)(void *ctx, const struct p2d_record *rec);
 	void	(*progress)(void *ctx, uint64_t done, uint64_t total);
 };
 

@@ -61,21 +61,18 @@ static int on_event(void *ctx, const struct p2d_event *ev)
 	return 0;
 }
 
-static int on_mmap(void *ctx, const struct p2d_mmap *map)
+static int on_sideband(void *ctx, const struct p2d_sideband *sb)
 {
-	/* the name is terminated */
-	volatile size_t n = strlen(map->file);
-
-	(void)n;
-	return 0;
-}
-
-static int on_record(void *ctx, const struct p2d_record *rec)
-{
-	/* a name is terminated */
+	const struct p2d_record *rec = sb->rec;
+	/* names are terminated */
 	volatile size_t n = rec->str ? strlen(rec->str) : 0;
 
 	if (rec->kind >= P2D_NR_RECORD_KINDS)
+		abort();
+	if (sb->map)
+		n += strlen(sb->map->file);
+	if (sb->task && (!memchr(sb->task->comm, 0, sizeof(sb->task->comm)) ||
+			 sb->task->kind > P2D_SIDE_EXIT))
 		abort();
 	(void)n;
 	return 0;
@@ -100,21 +97,14 @@ static int on_round(void *ctx)
 	return 0;
 }
 
-static int on_side(void *ctx, const struct p2d_side *rec, uint64_t off)
-{
-	if (!memchr(rec->comm, 0, sizeof(rec->comm)) || rec->kind > P2D_SIDE_EXIT)
-		abort();
-	return 0;
-}
-
 static void on_progress(void *ctx, uint64_t done, uint64_t total)
 {
 }
 
 static const struct p2d_sink_ops ops = {
 	.meta = on_meta, .tracing = on_tracing, .source = on_source, .event = on_event,
-	.lost = on_lost, .mmap = on_mmap, .record = on_record,
-	.round = on_round, .side = on_side, .progress = on_progress,
+	.lost = on_lost, .sideband = on_sideband, .round = on_round,
+	.progress = on_progress,
 };
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
