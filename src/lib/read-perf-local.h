@@ -187,6 +187,9 @@ struct lost_cpu {
  * @id_cache: recently looked-up sample ids, by their low bits
  *	(events of several CPUs interleave, each CPU with its own ids)
  * @zstd: the zstd stream of compressed records, NULL until the first
+ * @unzstd_active: the data of the last compressed record may give more
+ *	records: the record loop takes them before the input's next
+ * @unzstd_off: input offset of that compressed record
  * @lost: events lost per CPU, by the two kinds of records
  * @nr_lost: size of @lost
  * @warned_id: warned about a sample with an unknown id
@@ -227,6 +230,8 @@ struct p2d_reader {
 	uint64_t		last_progress;
 	struct id_cached	id_cache[16];
 	struct p2d_unzstd	*zstd;
+	bool			unzstd_active;
+	uint64_t		unzstd_off;
 	struct lost_cpu		*lost;
 	uint32_t		nr_lost;
 	bool			warned_id;
@@ -281,8 +286,8 @@ struct p2d_attr *p2d_rd_attr_by_id(const struct p2d_reader *r, uint64_t id) __hi
 struct id_slot *p2d_rd_id_slot(const struct p2d_reader *r, uint64_t id) __hidden;
 
 /* read-perf-records.c: the record handlers */
-int p2d_rd_dispatch(struct p2d_reader *r, struct p2d_cursor *c, uint32_t type, uint16_t misc,
-		    bool inner) __hidden;
+int p2d_rd_dispatch(struct p2d_reader *r, struct p2d_cursor *c, uint32_t type,
+		    uint16_t misc) __hidden;
 int p2d_rd_lost_excess(struct p2d_reader *r) __hidden;
 int p2d_rd_build_id(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc) __hidden;
 bool p2d_rd_record_handled(unsigned int type) __hidden;

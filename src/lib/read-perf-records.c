@@ -737,15 +737,11 @@ bool p2d_rd_record_handled(unsigned int type)
  * @c: cursor over the whole record
  * @type: record type
  * @misc: header misc bits
- * @inner: the record came out of compressed data
  *
  * Returns 0 or a negative errno (message recorded).
  */
-int p2d_rd_dispatch(struct p2d_reader *r, struct p2d_cursor *c, uint32_t type, uint16_t misc,
-		  bool inner)
+int p2d_rd_dispatch(struct p2d_reader *r, struct p2d_cursor *c, uint32_t type, uint16_t misc)
 {
-	int ret;
-
 	r->records++;
 	if (type >= P2D_REC_MAX) {
 		r->rec_unknown++;
@@ -757,13 +753,5 @@ int p2d_rd_dispatch(struct p2d_reader *r, struct p2d_cursor *c, uint32_t type, u
 	if (type < P2D_REC_SIDEBAND_END && type != PERF_RECORD_SAMPLE && type != PERF_RECORD_LOST &&
 	    type != PERF_RECORD_LOST_SAMPLES)
 		r->stats->sideband++;
-	if (!record_handlers[type])
-		return 0;
-	if (inner && (type == P2D_REC_COMPRESSED || type == P2D_REC_COMPRESSED2))
-		return p2d_error(r->d, c->base, -EBADMSG, "compressed record inside compressed data");
-	ret = record_handlers[type](r, c, misc);
-	if (!ret && inner && r->extra)
-		return p2d_error(r->d, c->base, -EBADMSG,
-				 "record with a trailing payload inside compressed data");
-	return ret;
+	return record_handlers[type] ? record_handlers[type](r, c, misc) : 0;
 }

@@ -108,63 +108,29 @@ static bool record_header(struct p2d_reader *r, const uint8_t *p, size_t avail, 
 	return true;
 }
 
-/* The complete records of @n decompressed bytes; sets *@used to their size */
-static int walk_decompressed(struct p2d_reader *r, const uint8_t *p, size_t n, uint64_t off,
-			     size_t *used)
-{
-	struct rec_header h;
-	struct p2d_cursor c;
-	int ret;
-
-	*used = 0;
-	while (record_header(r, p + *used, n - *used, off, &h)) {
-		if (h.size < 8)
-			return p2d_error(r->d, off, -EBADMSG, "record of size %u in compressed data",
-					 h.size);
-		if (h.size > n - *used)
-			break;
-		p2d_cur_init(&c, p + *used, h.size, off, r->swap);
-		ret = p2d_rd_dispatch(r, &c, h.type, h.misc, true);
-		if (ret)
-			return ret;
-		*used += h.size;
-	}
-	return 0;
-}
-
 /**
- * p2d_rd_decompress - the records in the zstd data of a compressed record
+ * p2d_rd_decompress - the zstd data of a compressed record: its records
+ *	are the next ones the record loop reads
  * @r: reader
- * @data: zstd data
+ * @data: zstd data (in the input's window, which stays as it is until the
+ *	loop has taken every record out of it)
  * @len: its size
  * @off: input offset of the compressed record, for messages
  *
  * All compressed records of a file form one zstd stream (unzstd.c), whose
  * records may continue from one compressed record into the next.
  *
- * Returns 0 or a negative errno (message recorded).
+ * Returns 0 or -ENOMEM.
  */
 int p2d_rd_decompress(struct p2d_reader *r, const uint8_t *data, size_t len, uint64_t off)
 {
-	const char *why = "";
-	const uint8_t *p;
-	size_t n, used;
-	int ret;
-
 	r->compressed = true;
 	if (!r->zstd && !(r->zstd = p2d_unzstd_new()))
 		return -ENOMEM;
 	p2d_unzstd_input(r->zstd, data, len);
-	while ((ret = p2d_unzstd_fill(r->zstd, &why)) > 0) {
-		p = p2d_unzstd_data(r->zstd, &n);
-		ret = walk_decompressed(r, p, n, off, &used);
-		if (ret)
-			return ret;
-		p2d_unzstd_consume(r->zstd, used);
-	}
-	if (ret == -EBADMSG)
-		return p2d_error(r->d, off, ret, "zstd: %s", why);
-	return ret;
+	r->unzstd_active = true;
+	r->unzstd_off = off;
+	return 0;
 }
 
 /* Decompressed bytes of an unfinished record */
@@ -178,74 +144,165 @@ static size_t zstd_pending(const struct p2d_reader *r)
 }
 
 /**
+ * struct rec_next - the record the loop reads next
+ * @c: its bytes
+ * @h: its header
+ * @pos: its input offset (a compressed record's, for one inside it)
+ * @packed: it came out of a compressed record's data
+ */
+struct rec_next {
+	struct p2d_cursor	c;
+	struct rec_header	h;
+	uint64_t		pos;
+	bool			packed;
+};
+
+/*
+ * The next complete record of the decompressed data, decompressing more of
+ * the current compressed record as needed. Returns 1 with @n set, 0 when
+ * that record's data holds no more (the rest of a record waits for the next
+ * one), or a negative errno.
+ */
+static int next_packed(struct p2d_reader *r, struct rec_next *n)
+{
+	const char *why = "";
+	const uint8_t *p;
+	size_t len;
+	int ret;
+
+	for (;;) {
+		p = p2d_unzstd_data(r->zstd, &len);
+		if (record_header(r, p, len, r->unzstd_off, &n->h)) {
+			if (n->h.size < 8)
+				return p2d_error(r->d, r->unzstd_off, -EBADMSG, "record of size %u in"
+						 " compressed data", n->h.size);
+			if (n->h.size <= len)
+				break;
+		}
+		ret = p2d_unzstd_fill(r->zstd, &why);
+		if (ret == -EBADMSG)
+			return p2d_error(r->d, r->unzstd_off, ret, "zstd: %s", why);
+		if (ret <= 0) {
+			r->unzstd_active = false;
+			return ret;
+		}
+	}
+	n->pos = r->unzstd_off;
+	n->packed = true;
+	p2d_cur_init(&n->c, p, n->h.size, n->pos, r->swap);
+	return 1;
+}
+
+/*
+ * The next record of the input. Returns 1 with @n set, 0 at the end of the
+ * data (a record cut by the end of the file ends it, with a warning), or a
+ * negative errno.
+ */
+static int next_input(struct p2d_reader *r, struct rec_next *n)
+{
+	struct p2d_input *in = r->in;
+	const uint8_t *p;
+	uint64_t pos;
+	int ret;
+
+	pos = p2d_in_pos(in);
+	if (pos >= r->data_end)
+		return 0;
+	ret = p2d_in_peek(in, 16, &p);
+	if (ret == -ENODATA)
+		ret = p2d_in_peek(in, 8, &p);
+	if (ret == -ENODATA) {
+		if (p2d_in_avail(in)) {
+			p2d_warn(r->d, pos, "input ends inside a record header");
+			r->stats->truncated_at = pos + 1;
+		}
+		return 0;
+	}
+	if (ret)
+		return p2d_error(r->d, pos, ret, "read error: %s", strerror(-ret));
+	if (!record_header(r, p, p2d_in_avail(in), pos, &n->h))
+		return 0;	/* not reached: 8 bytes were peeked */
+	if (n->h.size < 8)
+		return bad_record(r, pos, "record size below 8", n->h.size);
+	if (n->h.size > r->data_end - pos)
+		return bad_record(r, pos, "record crosses the end of the data section", n->h.size);
+	ret = p2d_in_peek(in, n->h.size, &p);
+	if (ret == -ENODATA) {
+		if (n->h.type >= 256)
+			p2d_warn(r->d, pos, "%zu bytes at the end are not a record"
+				 " (trailing garbage): ignored", p2d_in_avail(in));
+		else
+			p2d_warn(r->d, pos, "input ends inside a record of type %u (%zu"
+				 " of %u bytes; truncated): ignored", n->h.type,
+				 p2d_in_avail(in), n->h.size);
+		r->stats->truncated_at = pos + 1;
+		return 0;
+	}
+	if (ret)
+		return p2d_error(r->d, pos, ret, "read error: %s", strerror(-ret));
+	n->pos = pos;
+	n->packed = false;
+	p2d_cur_init(&n->c, p, n->h.size, pos, r->swap);
+	return 1;
+}
+
+/* A record of compressed data may be neither compressed nor followed by a payload */
+static int check_packed(struct p2d_reader *r, const struct rec_next *n, bool after)
+{
+	if (!after && (n->h.type == P2D_REC_COMPRESSED || n->h.type == P2D_REC_COMPRESSED2))
+		return p2d_error(r->d, n->pos, -EBADMSG, "compressed record inside compressed data");
+	if (after && r->extra)
+		return p2d_error(r->d, n->pos, -EBADMSG,
+				 "record with a trailing payload inside compressed data");
+	return 0;
+}
+
+/**
  * p2d_rd_read_records - read every record of the data section (or stream)
  * @r: reader positioned at the first record
  *
- * A record cut by the end of the file ends the data with a warning.
+ * One loop over the records of the input and those of compressed records'
+ * data alike: while a compressed record's data gives records they come
+ * first (in the order perf wrote them), then the input goes on. A record
+ * cut by the end of the file ends the data with a warning.
  *
  * Returns 0 or a negative errno (message recorded).
  */
 int p2d_rd_read_records(struct p2d_reader *r)
 {
-	struct p2d_input *in = r->in;
-	struct rec_header h;
-	struct p2d_cursor c;
-	const uint8_t *p;
-	uint64_t pos;
+	struct rec_next n;
 	int ret;
 
 	for (;;) {
-		pos = p2d_in_pos(in);
-		if (pos >= r->data_end)
-			break;
-		ret = p2d_in_peek(in, 16, &p);
-		if (ret == -ENODATA)
-			ret = p2d_in_peek(in, 8, &p);
-		if (ret == -ENODATA) {
-			if (in->end > in->start) {
-				p2d_warn(r->d, pos, "input ends inside a record header");
-				r->stats->truncated_at = pos + 1;
-			}
-			break;
-		}
-		if (ret)
-			return p2d_error(r->d, pos, ret, "read error: %s", strerror(-ret));
-		if (!record_header(r, p, in->end - in->start, pos, &h))
-			break;	/* not reached: 8 bytes were peeked */
-		if (h.size < 8)
-			return bad_record(r, pos, "record size below 8", h.size);
-		if (h.size > r->data_end - pos)
-			return bad_record(r, pos, "record crosses the end of the data section", h.size);
-		ret = p2d_in_peek(in, h.size, &p);
-		if (ret == -ENODATA) {
-			if (h.type >= 256)
-				p2d_warn(r->d, pos, "%zu bytes at the end are not a record"
-					 " (trailing garbage): ignored", in->end - in->start);
-			else
-				p2d_warn(r->d, pos, "input ends inside a record of type %u (%zu"
-					 " of %u bytes; truncated): ignored", h.type,
-					 in->end - in->start, h.size);
-			r->stats->truncated_at = pos + 1;
-			break;
-		}
-		if (ret)
-			return p2d_error(r->d, pos, ret, "read error: %s", strerror(-ret));
-		p2d_cur_init(&c, p, h.size, pos, r->swap);
-		ret = p2d_rd_dispatch(r, &c, h.type, h.misc, false);
+		ret = r->unzstd_active ? next_packed(r, &n) : 0;
+		if (!ret)
+			ret = next_input(r, &n);
+		if (ret <= 0)
+			return ret;
+		if (n.packed && (ret = check_packed(r, &n, false)))
+			return ret;
+		ret = p2d_rd_dispatch(r, &n.c, n.h.type, n.h.misc);
 		if (ret)
 			return ret;
-		p2d_in_consume(in, h.size);
+		if (n.packed) {
+			ret = check_packed(r, &n, true);
+			if (ret)
+				return ret;
+			p2d_unzstd_consume(r->zstd, n.h.size);
+			continue;
+		}
+		/* a compressed record's data stays in the window until the next peek */
+		p2d_in_consume(r->in, n.h.size);
 		if (r->extra) {
-			ret = read_extra(r, pos);
+			ret = read_extra(r, n.pos);
 			if (ret)
 				return ret;
 		}
-		if (pos - r->last_progress >= PROGRESS_STEP || !(r->records % PROGRESS_RECORDS)) {
-			r->last_progress = pos;
-			r->sink->ops->progress(r->sink->ctx, pos, r->in->size);
+		if (n.pos - r->last_progress >= PROGRESS_STEP || !(r->records % PROGRESS_RECORDS)) {
+			r->last_progress = n.pos;
+			r->sink->ops->progress(r->sink->ctx, n.pos, r->in->size);
 		}
 	}
-	return 0;
 }
 
 /* "data.N" files of a perf record --threads directory, in N order */
@@ -280,6 +337,7 @@ static void end_decomp_stream(struct p2d_reader *r)
 			 " bytes): ignored", zstd_pending(r));
 	p2d_unzstd_free(r->zstd);
 	r->zstd = NULL;
+	r->unzstd_active = false;
 }
 
 static int read_dir_file(struct p2d_reader *r, const char *dir, const char *name)
