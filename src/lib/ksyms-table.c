@@ -24,13 +24,14 @@
  */
 #include <ctype.h>
 #include <stdio.h>
+#include <fcntl.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "ksyms.h"
 
 #define MAX_SYMS	(8u << 20)
 #define MAX_NAMES	(512u << 20)
-#define LINE_LEN	4096
 
 /* A symbol being read: with its binding and ELF type, for choose_best() */
 struct raw {
@@ -277,63 +278,512 @@ static bool kept_type(char type)
 	       type == 'N' || type == 'n';
 }
 
-/* "ADDRESS TYPE NAME[\t[MODULE]]" */
-static bool parse_line(char *line, uint64_t *addr, char *type, char **name, size_t *name_len,
-		       char **module, size_t *mod_len)
-{
-	char *p = line, *end;
-	unsigned long long a;
+/* ------------------------------------------------------------------------ */
+/*
+ * kallsyms, read in passes over the file instead of into memory: the first
+ * keeps of each symbol only its address, type, line and module flags, and
+ * applies perf's rules (order, ends, one symbol per address, the mapped
+ * modules); a later pass reads the names of just the symbols that are
+ * wanted: those that name the conversion's addresses, or all of them.
+ */
 
-	a = strtoull(p, &end, 16);
-	if (end == p || end - p > 16 || *end != ' ' || !end[1] || end[2] != ' ')
+#define KBUF		(256u << 10)	/* read size, and the longest line */
+
+#define KE_MODULE	0x01	/* the symbol is a module's */
+#define KE_MAPPED	0x02	/* ... of a module the recording maps */
+#define KE_WANT		0x04	/* its name is wanted */
+#define KE_NAMED	0x08	/* its name has been read */
+
+/* A kallsyms symbol of the first pass */
+struct kent {
+	uint64_t	start;
+	uint64_t	end;
+	uint32_t	off;		/* file offset of its line */
+	uint32_t	name;		/* once KE_NAMED: offset in the names */
+	uint32_t	module;		/* likewise, 0 for the kernel's own */
+	char		type;
+	uint8_t		flags;
+};
+
+/* One line of the file, not NUL-terminated */
+struct kline {
+	uint64_t	addr;
+	char		type;
+	const char	*name;
+	size_t		name_len;
+	const char	*mod;
+	size_t		mod_len;
+};
+
+/* Lines of a file, read in KBUF pieces */
+struct klines {
+	int		fd;
+	char		*buf;
+	size_t		len;
+	size_t		pos;
+	bool		eof;
+	uint64_t	base;		/* file offset of @buf */
+	unsigned long	nr;		/* lines returned */
+};
+
+static int klines_next(struct klines *r, char **line, size_t *len)
+{
+	char *nl;
+	ssize_t n;
+
+	for (;;) {
+		nl = memchr(r->buf + r->pos, '\n', r->len - r->pos);
+		if (nl || (r->eof && r->pos < r->len)) {
+			*line = r->buf + r->pos;
+			*len = nl ? (size_t)(nl - *line) : r->len - r->pos;
+			r->pos = nl ? (size_t)(nl - r->buf) + 1 : r->len;
+			r->nr++;
+			return 1;
+		}
+		if (r->eof)
+			return 0;
+		memmove(r->buf, r->buf + r->pos, r->len - r->pos);
+		r->base += r->pos;
+		r->len -= r->pos;
+		r->pos = 0;
+		if (r->len == KBUF)
+			return -E2BIG;
+		do {
+			n = read(r->fd, r->buf + r->len, KBUF - r->len);
+		} while (n < 0 && errno == EINTR);
+		if (n < 0)
+			return -errno;
+		r->eof = !n;
+		r->len += (size_t)n;
+	}
+}
+
+/* Go forward to file offset @off: the next line returned starts there */
+static int klines_seek(struct klines *r, uint64_t off)
+{
+	ssize_t n;
+
+	if (off < r->base + r->pos)
+		return -ESTALE;
+	while (off > r->base + r->len) {
+		if (r->eof)
+			return -ESTALE;
+		r->base += r->len;
+		r->len = r->pos = 0;
+		do {
+			n = read(r->fd, r->buf, KBUF);
+		} while (n < 0 && errno == EINTR);
+		if (n < 0)
+			return -errno;
+		r->eof = !n;
+		r->len = (size_t)n;
+	}
+	r->pos = (size_t)(off - r->base);
+	return 0;
+}
+
+/* A hex digit's value plus one, 0 for other bytes */
+static const uint8_t hex1[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7,
+	['7'] = 8, ['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14,
+	['e'] = 15, ['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15,
+	['F'] = 16,
+};
+
+static bool name_end(char c)
+{
+	return c == '\t' || c == ' ' || !c;
+}
+
+/*
+ * "ADDRESS TYPE NAME[\t[MODULE]]": 1-16 hex digits, one letter, a name.
+ * Without @full, @name_len is only set when the line may name a module
+ * (it has a ']'); @name is set, and not empty, either way.
+ */
+static bool parse_kline(const char *p, size_t len, struct kline *l, bool full)
+{
+	const char *end = p + len, *q, *close;
+	uint64_t a = 0;
+	unsigned int v;
+
+	if (len > 16 && p[16] == ' ') {
+		/* the usual line: 16 digits */
+		unsigned int all = 1;
+		int i;
+
+		for (i = 0; i < 16; i++) {
+			v = hex1[(uint8_t)p[i]];
+			all &= v != 0;
+			a = a << 4 | ((v - 1) & 15);
+		}
+		q = all ? p + 16 : p;
+	} else {
+		for (q = p; q < end && q - p <= 16 && (v = hex1[(uint8_t)*q]); q++)
+			a = a << 4 | (v - 1);
+	}
+	if (q == p || q - p > 16 || end - q < 4 || q[0] != ' ' || !q[1] || q[2] != ' ' ||
+	    name_end(q[3]))
 		return false;
-	*addr = a;
-	*type = end[1];
-	p = end + 3;
-	p[strcspn(p, "\n")] = '\0';
-	*name = p;
-	*name_len = strcspn(p, "\t ");
-	if (!*name_len)
-		return false;
-	*module = NULL;
-	*mod_len = 0;
-	p += *name_len;
-	if (*p == '\t' && p[1] == '[' && strchr(p + 2, ']')) {
-		*module = p + 2;
-		*mod_len = (size_t)(strchr(p + 2, ']') - (p + 2));
+	l->addr = a;
+	l->type = q[1];
+	l->name = q += 3;
+	l->name_len = 0;
+	l->mod = NULL;
+	l->mod_len = 0;
+	if (!full && !memchr(q, ']', (size_t)(end - q)))
+		return true;
+	while (q < end && !name_end(*q))
+		q++;
+	l->name_len = (size_t)(q - l->name);
+	if (end - q >= 2 && q[0] == '\t' && q[1] == '[') {
+		close = memchr(q + 2, ']', (size_t)(end - q - 2));
+		if (close && !memchr(q + 2, '\0', (size_t)(close - q - 2))) {
+			l->mod = q + 2;
+			l->mod_len = (size_t)(close - l->mod);
+		}
 	}
 	return true;
 }
 
-static int read_kallsyms(FILE *f, struct builder *b, const char *ref, bool *ref_found,
-			 uint64_t *file_ref, bool *nonzero, unsigned long *lines)
+/* Is the name of line @l @ref (@ref_len bytes)? */
+static bool kline_is(const struct kline *l, const char *end, const char *ref, size_t ref_len)
 {
-	char line[LINE_LEN], type, *name, *module;
-	size_t name_len, mod_len;
-	uint8_t bind, et;
-	uint64_t addr;
+	if (l->name_len)
+		return l->name_len == ref_len && !memcmp(l->name, ref, ref_len);
+	return (size_t)(end - l->name) >= ref_len && !memcmp(l->name, ref, ref_len) &&
+	       (l->name + ref_len == end || name_end(l->name[ref_len]));
+}
+
+/* Is the module @name (@len bytes) in the list @modules ("a\0b\0\0")? */
+static bool mapped_n(const char *modules, const char *name, size_t len)
+{
+	size_t n;
+
+	for (; modules && *modules; modules += n + 1) {
+		n = strlen(modules);
+		if (n == len && !memcmp(modules, name, len))
+			return true;
+	}
+	return false;
+}
+
+struct kpass {
+	struct klines	in;
+	struct kent	*e;
+	uint32_t	nr;
+	uint32_t	cap;
+	struct builder	names;		/* only its names are used */
+	uint64_t	delta;		/* the file's addresses - the recording's */
+};
+
+static int kent_push(struct kpass *k, const struct kline *l, uint64_t off, uint8_t flags)
+{
+	struct kent *e;
+
+	if (k->nr >= MAX_SYMS || off > UINT32_MAX)
+		return -E2BIG;
+	if (k->nr == k->cap) {
+		uint32_t cap = k->cap ? k->cap * 2 : 4096;
+
+		e = realloc(k->e, cap * sizeof(*e));
+		if (!e)
+			return -ENOMEM;
+		k->e = e;
+		k->cap = cap;
+	}
+	e = &k->e[k->nr++];
+	e->start = e->end = l->addr;
+	e->off = (uint32_t)off;
+	e->name = e->module = 0;
+	e->type = l->type;
+	e->flags = flags;
+	return 0;
+}
+
+/* The first pass: every kept symbol, and where the reference symbol is */
+static int kallsyms_scan(struct kpass *k, const char *ref, const char *modules,
+			 bool *ref_found, uint64_t *file_ref, bool *nonzero, bool *sorted)
+{
+	const char *last_mod = NULL;
+	size_t ref_len = ref ? strlen(ref) : 0, last_len = 0;
+	char last_copy[256];
+	bool last_mapped = false;
+	struct kline l;
+	uint8_t flags;
+	size_t len;
+	char *line;
 	int ret;
 
-	while (fgets(line, sizeof(line), f)) {
-		(*lines)++;
-		if (!parse_line(line, &addr, &type, &name, &name_len, &module, &mod_len))
+	*sorted = true;
+	while ((ret = klines_next(&k->in, &line, &len)) > 0) {
+		if (!parse_kline(line, len, &l, false))
 			return -EINVAL;
-		*nonzero |= addr != 0;
-		if (ref && !*ref_found && (toupper((unsigned char)type) == 'T' ||
-					   toupper((unsigned char)type) == 'W') &&
-		    strlen(ref) == name_len && !memcmp(name, ref, name_len)) {
+		*nonzero |= l.addr != 0;
+		if (ref && !*ref_found && (toupper((unsigned char)l.type) == 'T' ||
+					   toupper((unsigned char)l.type) == 'W') &&
+		    kline_is(&l, line + len, ref, ref_len)) {
 			*ref_found = true;
-			*file_ref = addr;
+			*file_ref = l.addr;
 		}
 		/* perf skips ARM's mapping symbols, "$a", "$d" */
-		if (!kept_type(type) || name[0] == '$')
+		if (!kept_type(l.type) || l.name[0] == '$')
 			continue;
-		kallsyms_bind_type(type, &bind, &et);
-		ret = add_sym(b, addr, 0, name, name_len, module, mod_len, type, bind, et);
+		flags = 0;
+		if (l.mod_len) {
+			/* the lines of one module follow each other */
+			if (!last_mod || l.mod_len != last_len || memcmp(l.mod, last_mod, last_len)) {
+				last_mapped = mapped_n(modules, l.mod, l.mod_len);
+				last_len = l.mod_len < sizeof(last_copy) ? l.mod_len : 0;
+				memcpy(last_copy, l.mod, last_len);
+				last_mod = last_len ? last_copy : NULL;
+			}
+			flags = KE_MODULE | (last_mapped ? KE_MAPPED : 0);
+		}
+		if (k->nr && l.addr < k->e[k->nr - 1].start)
+			*sorted = false;
+		ret = kent_push(k, &l, k->in.base + (uint64_t)(line - k->in.buf), flags);
 		if (ret)
 			return ret;
 	}
-	return ferror(f) ? -EIO : 0;
+	return ret;
+}
+
+static int kent_by_start(const void *a, const void *b)
+{
+	const struct kent *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static int kent_by_off(const void *a, const void *b)
+{
+	const struct kent *x = *(const struct kent * const *)a;
+	const struct kent *y = *(const struct kent * const *)b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/*
+ * Another pass: the names (and modules) of the symbols marked KE_WANT that
+ * have none yet. The file must read as it did (a /proc/kallsyms can change).
+ */
+static int kallsyms_names(struct kpass *k)
+{
+	struct kent **w;
+	struct kline l;
+	uint32_t off;
+	uint32_t i, n = 0;
+	size_t len;
+	char *line;
+	int ret = 0;
+
+	for (i = 0; i < k->nr; i++)
+		n += (k->e[i].flags & (KE_WANT | KE_NAMED)) == KE_WANT;
+	if (!n)
+		return 0;
+	w = malloc(n * sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	for (i = n = 0; i < k->nr; i++)
+		if ((k->e[i].flags & (KE_WANT | KE_NAMED)) == KE_WANT)
+			w[n++] = &k->e[i];
+	qsort(w, n, sizeof(*w), kent_by_off);
+	if (lseek(k->in.fd, 0, SEEK_SET) < 0) {
+		ret = -errno;
+		goto out;
+	}
+	k->in.len = k->in.pos = 0;
+	k->in.eof = false;
+	k->in.base = 0;
+	for (i = 0; i < n; ) {
+		ret = klines_seek(&k->in, w[i]->off);
+		if (!ret)
+			ret = klines_next(&k->in, &line, &len);
+		if (ret <= 0) {
+			ret = ret ? ret : -ESTALE;
+			break;
+		}
+		if (!parse_kline(line, len, &l, true) || l.type != w[i]->type ||
+		    l.addr - k->delta != w[i]->start) {
+			ret = -ESTALE;
+			break;
+		}
+		for (off = w[i]->off; i < n && w[i]->off == off; i++) {
+			ret = add_name(&k->names, l.name, l.name_len, &w[i]->name);
+			if (!ret && l.mod_len)
+				ret = add_name(&k->names, l.mod, l.mod_len, &w[i]->module);
+			if (ret)
+				goto out;
+			w[i]->flags |= KE_NAMED;
+		}
+		ret = 0;
+	}
+out:
+	free(w);
+	return ret;
+}
+
+/* perf's choose_best_symbol() for two kallsyms symbols, named */
+static bool kent_keep_first(struct kpass *k, const struct kent *a, const struct kent *b)
+{
+	struct builder *bl = &k->names;
+	struct raw ra, rb;
+
+	memset(&ra, 0, sizeof(ra));
+	memset(&rb, 0, sizeof(rb));
+
+	ra.s.start = a->start;
+	ra.s.end = a->end;
+	ra.s.name = a->name;
+	kallsyms_bind_type(a->type, &ra.bind, &ra.elf_type);
+	rb.s.start = b->start;
+	rb.s.end = b->end;
+	rb.s.name = b->name;
+	kallsyms_bind_type(b->type, &rb.bind, &rb.elf_type);
+	return keep_first(bl, &ra, &rb);
+}
+
+/*
+ * perf's symbols__fixup_duplicate(). Within a run of one address every
+ * symbol but the last ends where it starts (the next one starts there), and
+ * the last one, with a length, is kept: choose_best_symbol() decides only
+ * when a module's symbol and the kernel's share an address, and needs the
+ * names then.
+ */
+static int kallsyms_dedup(struct kpass *k)
+{
+	uint32_t i, n = 0, hard = 0;
+	int ret;
+
+	for (i = 0; i + 1 < k->nr; i++)
+		hard += k->e[i].start == k->e[i + 1].start && k->e[i].end != k->e[i].start;
+	if (hard) {
+		for (i = 0; i < k->nr; i++)
+			if ((i && k->e[i - 1].start == k->e[i].start) ||
+			    (i + 1 < k->nr && k->e[i + 1].start == k->e[i].start))
+				k->e[i].flags |= KE_WANT;
+		ret = kallsyms_names(k);
+		if (ret)
+			return ret;
+	}
+	for (i = 0; i < k->nr; i++) {
+		if (n && k->e[n - 1].start == k->e[i].start) {
+			if (!hard || !kent_keep_first(k, &k->e[n - 1], &k->e[i]))
+				k->e[n - 1] = k->e[i];
+			continue;
+		}
+		k->e[n++] = k->e[i];
+	}
+	k->nr = n;
+	for (i = 0; i < k->nr; i++)
+		k->e[i].flags &= (uint8_t)~KE_WANT;
+	return 0;
+}
+
+/* perf's symbols__fixup_end() for kallsyms (every symbol of length 0) */
+static void kallsyms_fixup_end(struct kpass *k)
+{
+	uint32_t i;
+
+	for (i = 0; i + 1 < k->nr; i++) {
+		struct kent *prev = &k->e[i], *cur = &k->e[i + 1];
+
+		if ((prev->flags ^ cur->flags) & KE_MODULE)
+			prev->end = roundup_page(prev->start + 4096);
+		else
+			prev->end = cur->start;
+	}
+	if (k->nr)
+		k->e[k->nr - 1].end = roundup_page(k->e[k->nr - 1].start) + 4096;
+}
+
+/* The symbol a lookup of @addr stops at (perf's), whether or not it holds @addr */
+static void kallsyms_want(struct kpass *k, uint64_t addr)
+{
+	uint32_t lo = 0, hi = k->nr, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (k->e[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo)
+		k->e[lo - 1].flags |= KE_WANT;
+}
+
+/*
+ * The table: the symbols wanted, in order. A lookup of a wanted address
+ * finds in it the symbol it finds in the whole table (the one it stops at
+ * is there), so the names it gives are perf's.
+ */
+static int kallsyms_table(struct kpass *k, struct p2d_ksym_table *t)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < k->nr; i++)
+		n += !!(k->e[i].flags & KE_WANT);
+	t->s = malloc((n ? n : 1) * sizeof(*t->s));
+	if (!t->s)
+		return -ENOMEM;
+	for (i = 0; i < k->nr; i++) {
+		const struct kent *e = &k->e[i];
+		struct p2d_ksym *s;
+
+		if (!(e->flags & KE_WANT))
+			continue;
+		s = &t->s[t->nr++];
+		memset(s, 0, sizeof(*s));
+		s->start = e->start;
+		s->end = e->end;
+		s->name = e->name;
+		s->module = e->module;
+		s->type = e->type;
+	}
+	t->names = k->names.names;
+	t->names_len = k->names.len;
+	k->names.names = NULL;
+	return 0;
+}
+
+static int kallsyms_read(struct kpass *k, const char *ref, uint64_t ref_addr,
+			 const char *modules, const uint64_t *addrs, uint32_t nr_addrs,
+			 struct p2d_ksym_table *t, bool *ref_found, bool *nonzero)
+{
+	uint64_t file_ref = 0, delta;
+	bool sorted;
+	uint32_t i, n;
+	int ret;
+
+	ret = kallsyms_scan(k, ref, modules, ref_found, &file_ref, nonzero, &sorted);
+	if (ret || !k->in.nr || !*nonzero || (ref && !*ref_found))
+		return ret;
+	if (!sorted)
+		qsort(k->e, k->nr, sizeof(*k->e), kent_by_start);
+	kallsyms_fixup_end(k);
+	ret = kallsyms_dedup(k);
+	if (ret)
+		return ret;
+	k->delta = delta = ref && *ref_found ? file_ref - ref_addr : 0;
+	for (i = n = 0; i < k->nr; i++) {
+		if ((k->e[i].flags & KE_MODULE) && !(k->e[i].flags & KE_MAPPED))
+			continue;
+		k->e[n] = k->e[i];
+		k->e[n].start -= delta;
+		k->e[n].end -= delta;
+		n++;
+	}
+	k->nr = n;
+	for (i = 0; i < k->nr && !addrs; i++)
+		k->e[i].flags |= KE_WANT;
+	for (i = 0; addrs && i < nr_addrs; i++)
+		if (addrs[i])
+			kallsyms_want(k, addrs[i]);
+	ret = kallsyms_names(k);
+	return ret ? ret : kallsyms_table(k, t);
 }
 
 /**
@@ -342,47 +792,59 @@ static int read_kallsyms(FILE *f, struct builder *b, const char *ref, bool *ref_
  * @ref: the recording's reference symbol ("_text"), or NULL
  * @ref_addr: its address in the recording
  * @modules: the modules the recording maps, "name\0...\0\0", or NULL
- * @t: set to the table
+ * @addrs: the addresses to name (0 entries are skipped), or NULL for a
+ *	table of every symbol
+ * @nr_addrs: entries of @addrs
+ * @t: set to the table: with @addrs, the symbols p2d_ksym_table_find()
+ *	needs to find theirs
  * @why: when the file cannot be used, set to why (one line)
  * @why_len: size of @why
  *
  * Returns 0, or a negative errno with @why set.
  */
 int p2d_ksym_table_kallsyms(const char *path, const char *ref, uint64_t ref_addr,
-			    const char *modules, struct p2d_ksym_table *t, char *why,
-			    size_t why_len)
+			    const char *modules, const uint64_t *addrs, uint32_t nr_addrs,
+			    struct p2d_ksym_table *t, char *why, size_t why_len)
 {
-	struct builder b = { 0 };
+	struct kpass k = { .in = { .fd = -1 } };
 	bool ref_found = false, nonzero = false;
-	unsigned long lines = 0;
-	uint64_t file_ref = 0;
-	FILE *f;
 	int ret;
 
 	memset(t, 0, sizeof(*t));
-	f = fopen(path, "re");
-	if (!f) {
-		ret = -errno;
-		snprintf(why, why_len, "%s: %s", path, strerror(errno));
-		return ret;
+	k.in.fd = open(path, O_RDONLY | O_CLOEXEC);
+	k.in.buf = k.in.fd < 0 ? NULL : malloc(KBUF);
+	if (k.in.fd < 0 || !k.in.buf) {
+		ret = k.in.fd < 0 ? -errno : -ENOMEM;
+		snprintf(why, why_len, "%s: %s", path, strerror(-ret));
+		goto out;
 	}
-	ret = read_kallsyms(f, &b, ref, &ref_found, &file_ref, &nonzero, &lines);
-	fclose(f);
+	ret = kallsyms_read(&k, ref, ref_addr, modules, addrs, nr_addrs, t, &ref_found,
+			    &nonzero);
 	if (ret == -EINVAL)
-		snprintf(why, why_len, "%s: line %lu is not \"ADDRESS TYPE SYMBOL\"", path, lines);
+		snprintf(why, why_len, "%s: line %lu is not \"ADDRESS TYPE SYMBOL\"", path,
+			 k.in.nr);
+	else if (ret == -E2BIG && k.in.nr < MAX_SYMS)
+		snprintf(why, why_len, "%s: line %lu is longer than %u KiB", path, k.in.nr + 1,
+			 KBUF >> 10);
+	else if (ret == -ESTALE)
+		snprintf(why, why_len, "%s: changed while it was read", path);
 	else if (ret)
 		snprintf(why, why_len, "%s: %s", path, strerror(-ret));
-	else if (!lines)
+	else if (!k.in.nr)
 		ret = -EINVAL, snprintf(why, why_len, "%s: the file is empty", path);
 	else if (!nonzero)
 		ret = -EACCES, snprintf(why, why_len, "%s: every address is 0 (hidden by"
 					" kernel.kptr_restrict)", path);
 	else if (ref && !ref_found)
 		ret = -EINVAL, snprintf(why, why_len, "%s has no %s symbol to place it", path, ref);
-	if (!ret)
-		ret = finish(&b, true, ref, ref_addr, ref_found, file_ref, modules, t);
-	free(b.r);
-	free(b.names);
+	if (ret)
+		p2d_ksym_table_release(t);
+out:
+	if (k.in.fd >= 0)
+		close(k.in.fd);
+	free(k.in.buf);
+	free(k.e);
+	free(k.names.names);
 	return ret;
 }
 

@@ -329,8 +329,9 @@ static int load(struct p2d_ksyms *k, const struct p2d_ksym_source *src,
 	Elf *elf;
 
 	if (!src->is_elf)
-		return p2d_ksym_table_kallsyms(src->path, ref, k->ref_addr, k->modules, t, why,
-					       why_len);
+		return p2d_ksym_table_kallsyms(src->path, ref, k->ref_addr, k->modules,
+					       k->overflow ? NULL : k->set,
+					       k->overflow ? 0 : k->set_size, t, why, why_len);
 	fd = open(src->path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;

@@ -92,8 +92,8 @@ int p2d_ksyms_finish(struct p2d_ksyms *k, struct p2d_diag *d, const struct p2d_m
 
 /* ksyms-table.c: reading a table with perf's rules */
 int p2d_ksym_table_kallsyms(const char *path, const char *ref, uint64_t ref_addr,
-			    const char *modules, struct p2d_ksym_table *t, char *why,
-			    size_t why_len) __hidden;
+			    const char *modules, const uint64_t *addrs, uint32_t nr_addrs,
+			    struct p2d_ksym_table *t, char *why, size_t why_len) __hidden;
 int p2d_ksym_table_vmlinux(Elf *elf, const char *ref, uint64_t ref_addr,
 			   struct p2d_ksym_table *t, char *why, size_t why_len) __hidden;
 int64_t p2d_ksym_table_find(const struct p2d_ksym_table *t, uint64_t addr) __hidden;
