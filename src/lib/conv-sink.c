@@ -586,6 +586,61 @@ int p2d_conv_emit_event(void *ctx, uint32_t cpu, uint64_t ts, const uint8_t *dat
 	return 0;
 }
 
+/* An event too large for a page: skipped, said once */
+static void too_big(struct p2d_conv *cv, uint64_t len)
+{
+	cv->sum->dropped++;
+	if (!cv->big_warned)
+		p2d_warn(&cv->diag, P2D_NO_OFFSET, "an event of %llu bytes does not fit a %u-byte"
+			 " ring-buffer page: skipped", (unsigned long long)len,
+			 p2d_cpufiles_page_size(cv->cpus));
+	cv->big_warned = true;
+}
+
+/**
+ * p2d_conv_emit_run - consecutive events of one CPU leave the reorder queue
+ * @ctx: the conversion
+ * @cpu: CPU
+ * @e: the events, none a group or a lost mark
+ * @n: how many
+ *
+ * As p2d_conv_emit_event() for each, with one call into the pages.
+ *
+ * Returns 0 or a negative errno (message recorded).
+ */
+int p2d_conv_emit_run(void *ctx, uint32_t cpu, const struct p2d_qentry *e, size_t n)
+{
+	struct p2d_conv *cv = ctx;
+	size_t i, done;
+	int ret;
+
+	if (!cv->cpus)
+		return 0;
+	if (cv->own_events) {	/* counted by kind, one by one */
+		for (i = 0; i < n; i++) {
+			ret = emit_one(cv, cpu, e[i].ts, (const uint8_t *)(uintptr_t)e[i].off,
+				       e[i].len);
+			if (ret)
+				return ret;
+		}
+		return 0;
+	}
+	/* common_pid, at offset 4 of every event; payloads are in our byte order */
+	for (i = 0; i < n; i++)
+		if (e[i].len >= 8)
+			p2d_tasks_seen(cv->tasks, p2d_get32((const uint8_t *)(uintptr_t)e[i].off + 4,
+							    false));
+	for (;;) {
+		ret = p2d_cpufiles_run(cv->cpus, cpu, e, n, &done);
+		cv->sum->events += done;
+		if (ret != -E2BIG)
+			return ret;
+		too_big(cv, e[done].len);
+		e += done + 1;
+		n -= done + 1;
+	}
+}
+
 /* A user stack leaves the queue: its process's PROCMAPS gets the maps it has now */
 static int user_stack_seen(struct p2d_conv *cv, const uint8_t *data, uint64_t len)
 {
@@ -629,12 +684,7 @@ static int emit_one(struct p2d_conv *cv, uint32_t cpu, uint64_t ts, const uint8_
 		}
 		return ret;
 	}
-	cv->sum->dropped++;
-	if (!cv->big_warned)
-		p2d_warn(&cv->diag, P2D_NO_OFFSET, "an event of %llu bytes does not fit a %u-byte"
-			 " ring-buffer page: skipped", (unsigned long long)len,
-			 p2d_cpufiles_page_size(cv->cpus));
-	cv->big_warned = true;
+	too_big(cv, len);
 	return 0;
 }
 

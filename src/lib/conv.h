@@ -106,6 +106,7 @@ struct p2d_conv {
 #define P2D_UNWIND_MEMBER	(1u << 30)
 
 extern const struct p2d_sink_ops p2d_conv_sink __hidden;
+int p2d_conv_emit_run(void *ctx, uint32_t cpu, const struct p2d_qentry *e, size_t n) __hidden;
 int p2d_conv_emit_event(void *ctx, uint32_t cpu, uint64_t ts, const uint8_t *data,
 			uint64_t len) __hidden;
 int p2d_conv_emit_side(void *ctx, const struct p2d_side *rec) __hidden;

@@ -354,10 +354,12 @@ int p2d_conv_run(const struct p2d_options *opts, struct p2d_summary *sum)
 	cv.maps = p2d_maps_new();
 	cv.ksyms = p2d_ksyms_new(&ksyms_conf);
 	cv.queue = p2d_reorder_new(p2d_conv_emit_event, p2d_conv_emit_side, &cv);
-	if (!cv.tasks || !cv.synth || !cv.dsos || !cv.maps || !cv.ksyms || !cv.queue)
+	if (!cv.tasks || !cv.synth || !cv.dsos || !cv.maps || !cv.ksyms || !cv.queue) {
 		ret = -ENOMEM;
-	else
+	} else {
+		p2d_reorder_set_run(cv.queue, p2d_conv_emit_run);
 		ret = convert(&cv, &in, &out);
+	}
 out:
 	if (ret && !cv.diag.err_set)
 		p2d_error(&cv.diag, P2D_NO_OFFSET, ret, "%s", strerror(-ret));

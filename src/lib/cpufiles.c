@@ -229,6 +229,50 @@ int p2d_cpufiles_event(struct p2d_cpufiles *cf, uint32_t cpu, uint64_t ts, const
 }
 
 /**
+ * p2d_cpufiles_run - add events of one CPU, in time order
+ * @cf: streams
+ * @cpu: their CPU
+ * @e: the events (payloads, no lost marks)
+ * @n: how many
+ * @done: set to how many were added
+ *
+ * As p2d_cpufiles_event() for each, stopping at the first that fails.
+ *
+ * Returns 0, -E2BIG for event *@done (too large for a page; no message), or
+ * another negative errno (message recorded).
+ */
+int p2d_cpufiles_run(struct p2d_cpufiles *cf, uint32_t cpu, const struct p2d_qentry *e,
+		     size_t n, size_t *done)
+{
+	struct p2d_cpu *c = cpu < cf->nr ? cf->cpu[cpu] : NULL;
+	size_t i;
+	int ret = 0;
+
+	*done = 0;
+	if (!c) {
+		c = get_cpu(cf, cpu, &ret);
+		if (!c)
+			return ret == -ERANGE ? p2d_error(cf->d, P2D_NO_OFFSET, ret, "CPU %u", cpu) : ret;
+	}
+	for (i = 0; i < n; i++) {
+		ret = p2d_pb_add_fast(&c->pb, e[i].ts, (const void *)(uintptr_t)e[i].off, e[i].len);
+		if (ret)
+			break;
+	}
+	if (i) {
+		if (!c->st.events)
+			c->st.first_ts = e[0].ts;
+		c->st.events += i;
+		c->st.last_ts = e[i - 1].ts;
+	}
+	*done = i;
+	if (ret && ret != -E2BIG)
+		return p2d_error(cf->d, P2D_NO_OFFSET, ret, "writing CPU %u pages: %s", cpu,
+				 strerror(-ret));
+	return ret;
+}
+
+/**
  * p2d_cpufiles_finish - flush every CPU's last page into its file
  * @cf: streams
  *

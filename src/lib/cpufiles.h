@@ -8,6 +8,7 @@
 #define P2D_CPUFILES_H
 
 #include "diag.h"
+#include "reorder.h"
 
 /**
  * struct p2d_cpu_stats - what one CPU's stream holds
@@ -33,6 +34,8 @@ struct p2d_cpufiles *p2d_cpufiles_new(const char *dir, uint32_t page_size, uint3
 				      bool big_endian, struct p2d_diag *d) __hidden;
 int p2d_cpufiles_event(struct p2d_cpufiles *cf, uint32_t cpu, uint64_t ts, const uint8_t *data,
 		       uint64_t len) __hidden;
+int p2d_cpufiles_run(struct p2d_cpufiles *cf, uint32_t cpu, const struct p2d_qentry *e,
+		     size_t n, size_t *done) __hidden;
 int p2d_cpufiles_finish(struct p2d_cpufiles *cf) __hidden;
 uint32_t p2d_cpufiles_nr(const struct p2d_cpufiles *cf) __hidden;
 const struct p2d_cpu_stats *p2d_cpufiles_cpu(const struct p2d_cpufiles *cf, uint32_t cpu) __hidden;

@@ -43,12 +43,6 @@
 
 #define CHUNK_SIZE	(128u << 10)
 
-struct entry {
-	uint64_t	ts;
-	uint64_t	off;	/* payload address, or lost count */
-	uint32_t	len;	/* P2D_LOST_MARK for a lost-events entry */
-};
-
 /* Payload memory: CHUNK_SIZE aligned, larger for one big payload */
 struct chunk {
 	struct chunk	*next;		/* on the free list */
@@ -61,7 +55,7 @@ struct chunk {
 };
 
 struct cpuq {
-	struct entry	*e;
+	struct p2d_qentry	*e;
 	size_t		head;
 	size_t		n;
 	size_t		cap;
@@ -83,6 +77,7 @@ struct p2d_reorder {
 	uint32_t	nq;
 	struct sideq	side;
 	p2d_emit_fn	emit;
+	p2d_emit_run_fn	emit_run;
 	p2d_side_fn	emit_side;
 	void		*ctx;
 	uint64_t	cur_max;
@@ -139,6 +134,17 @@ void p2d_reorder_free(struct p2d_reorder *s)
 	free(s->q);
 	free(s->side.e);
 	free(s);
+}
+
+/**
+ * p2d_reorder_set_run - release runs of plain events through @emit_run
+ * @s: queue
+ * @emit_run: receives consecutive events of one CPU at once (lost marks and
+ *	groups still go to the queue's emit callback)
+ */
+void p2d_reorder_set_run(struct p2d_reorder *s, p2d_emit_run_fn emit_run)
+{
+	s->emit_run = emit_run;
 }
 
 /**
@@ -293,7 +299,7 @@ static inline void release(struct p2d_reorder *s, struct cpuq *q, uint64_t addr)
 }
 
 /* Make room after every queued entry with ts <= @ts (there is room) */
-static struct entry *make_room(struct cpuq *q, uint64_t ts)
+static struct p2d_qentry *make_room(struct cpuq *q, uint64_t ts)
 {
 	size_t lo = q->head, hi = q->n, mid;
 
@@ -315,7 +321,7 @@ static struct entry *make_room(struct cpuq *q, uint64_t ts)
  */
 static inline int insert(struct cpuq *q, uint64_t ts, uint64_t off, uint32_t len)
 {
-	struct entry *e;
+	struct p2d_qentry *e;
 
 	if (q->n == q->cap && grow((void **)&q->e, &q->cap, q->n + 1, sizeof(*q->e)))
 		return -ENOMEM;
@@ -472,17 +478,49 @@ static void compact(struct cpuq *q)
 	}
 }
 
+static bool plain(const struct p2d_qentry *e)
+{
+	return e->len != P2D_LOST_MARK && !(e->len & P2D_GROUP_FLAG);
+}
+
+/* Release the plain events from @q's head on, up to @limit, as one run */
+static int flush_run(struct p2d_reorder *s, struct cpuq *q, uint32_t cpu, uint64_t limit,
+		     bool strict)
+{
+	size_t i, end = q->head + 1;
+	int ret;
+
+	while (end < q->n && plain(&q->e[end]) &&
+	       (q->e[end].ts < limit || (!strict && q->e[end].ts == limit)))
+		end++;
+	ret = s->emit_run(s->ctx, cpu, &q->e[q->head], end - q->head);
+	for (i = q->head; i < end; i++) {
+		release(s, q, q->e[i].off);
+		s->bytes -= q->e[i].len;
+	}
+	q->emitted = true;
+	q->emitted_ts = q->e[end - 1].ts;
+	q->head = end;
+	return ret;
+}
+
 /* Release a CPU's events up to @limit (before it when @strict) */
 static int flush_queue(struct p2d_reorder *s, uint32_t cpu, uint64_t limit, bool strict)
 {
 	struct cpuq *q = &s->q[cpu];
-	struct entry *ent;
+	struct p2d_qentry *ent;
 	int ret;
 
 	while (q->head < q->n) {
 		ent = &q->e[q->head];
 		if (ent->ts > limit || (strict && ent->ts == limit))
 			break;
+		if (s->emit_run && plain(ent)) {
+			ret = flush_run(s, q, cpu, limit, strict);
+			if (ret)
+				return ret;
+			continue;
+		}
 		if (ent->len == P2D_LOST_MARK) {
 			ret = s->emit(s->ctx, cpu, ent->ts, NULL, ent->off);
 		} else {

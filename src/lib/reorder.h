@@ -21,6 +21,29 @@ typedef int (*p2d_emit_fn)(void *ctx, uint32_t cpu, uint64_t ts, const uint8_t *
 			   uint64_t len);
 
 /**
+ * struct p2d_qentry - a queued event, as p2d_emit_run_fn gets it
+ * @ts: timestamp
+ * @off: the payload's address
+ * @len: payload bytes
+ */
+struct p2d_qentry {
+	uint64_t	ts;
+	uint64_t	off;
+	uint32_t	len;
+};
+
+/**
+ * typedef p2d_emit_run_fn - receives a run of one CPU's events in time order
+ * @ctx: the queue's context
+ * @cpu: CPU
+ * @e: the events (no lost mark, no group among them)
+ * @n: how many
+ *
+ * The payloads stay valid until it returns.
+ */
+typedef int (*p2d_emit_run_fn)(void *ctx, uint32_t cpu, const struct p2d_qentry *e, size_t n);
+
+/**
  * typedef p2d_side_fn - receives side-band records in time order
  * @ctx: the queue's context
  * @rec: the record
@@ -31,6 +54,7 @@ struct p2d_reorder;
 
 struct p2d_reorder *p2d_reorder_new(p2d_emit_fn emit, p2d_side_fn emit_side, void *ctx) __hidden;
 void p2d_reorder_free(struct p2d_reorder *q) __hidden;
+void p2d_reorder_set_run(struct p2d_reorder *q, p2d_emit_run_fn emit_run) __hidden;
 int p2d_reorder_add(struct p2d_reorder *q, uint32_t cpu, uint64_t ts, const void *data,
 		    uint32_t len) __hidden;
 int p2d_reorder_add_group(struct p2d_reorder *q, uint32_t cpu, uint64_t ts, const void *data,
