@@ -63,24 +63,27 @@ static bool plugin_loops(struct p2d_tracing *t, const struct p2d_span *f, const 
 }
 
 /**
- * p2d_tracing_drop_looping - drop the formats a libtraceevent plugin would
- * loop forever on
+ * p2d_tracing_drop_looping - drop format @i if a libtraceevent plugin would
+ * loop forever on it
  * @d: diagnostics
- * @t: tracing data, not parsed yet
- * @off: its input offset, for messages
+ * @t: tracing data
+ * @i: the format's index (p2d_tracing_format()), one libtraceevent
+ *	survives (tracing-probe.c)
+ * @off: the tracing data's input offset, for messages
+ *
+ * Returns true when it was dropped.
  */
-void p2d_tracing_drop_looping(struct p2d_diag *d, struct p2d_tracing *t, uint64_t off)
+bool p2d_tracing_drop_looping(struct p2d_diag *d, struct p2d_tracing *t, uint32_t i, uint64_t off)
 {
 	struct p2d_span *f;
 	const char *sys;
-	uint32_t i;
 
-	for (i = 0; (f = p2d_tracing_format(t, i, &sys)); i++) {
-		if (!f->len || !plugin_loops(t, f, sys))
-			continue;
-		p2d_warn(d, off, "tracing data: format %u (sched_switch) has a prev_state flag of"
-			 " value 0, on which libtraceevent's sched_switch plugin loops forever:"
-			 " its events are skipped", i);
-		f->len = 0;
-	}
+	f = p2d_tracing_format(t, i, &sys);
+	if (!f || !f->len || !plugin_loops(t, f, sys))
+		return false;
+	p2d_warn(d, off, "tracing data: format %u (sched_switch) has a prev_state flag of"
+		 " value 0, on which libtraceevent's sched_switch plugin loops forever:"
+		 " its events are skipped", i);
+	f->len = 0;
+	return true;
 }

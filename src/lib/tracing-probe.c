@@ -4,6 +4,7 @@
  */
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <time.h>
@@ -28,9 +29,11 @@
  * first parsed, in the order the conversion parses them, by a child
  * process that says which one it starts before each: a format the child
  * dies on is dropped from the recording (its events are skipped like those
- * of any unknown event), and the child is started again without it.
+ * of any unknown event), and the child is started again without it. The
+ * child runs ahead of the parent, not before it: the parent parses each
+ * format as soon as the child has got past it (p2d_probe_wait()), so the
+ * two parse side by side and the conversion waits only for the last one.
  */
-#define PROBE_HEADER	0xfffffffdu	/* parsing header_page */
 #define PROBE_DONE	0xfffffffeu	/* every format parsed */
 #define PROBE_FAILED	0xffffffffu	/* no answer: probing is not possible */
 #define PROBE_RETRIES	16
@@ -112,80 +115,26 @@ static void __attribute__((noreturn)) probe_child(struct p2d_tracing *t, const b
 	_exit(0);
 }
 
-/*
- * Wait for the child: until it ends, or until it made no progress for
- * PROBE_TIMEOUT_MS (a format the parser loops on counts as one it dies
- * on: killed, and true returned). Sleeps on a pidfd where the kernel has
- * them (5.3), else in 1 ms steps.
- */
-static bool probe_wait(pid_t pid, volatile uint32_t *word, int *status)
+/* Start a child on the formats not known bad; PROBE_FAILED in *@p->word when it cannot */
+static void probe_spawn(struct p2d_probe *p)
 {
-	bool killed = false;
-	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-	struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
-	const struct timespec step = { 0, 1000000 };
-	uint32_t seen = __atomic_load_n(word, __ATOMIC_ACQUIRE), now;
-	unsigned int idle_ms = 0, waited;
-	pid_t r;
-
-	for (;;) {
-		r = waitpid(pid, status, WNOHANG);
-		if (r == pid || (r < 0 && errno != EINTR))
-			break;
-		if (pidfd >= 0) {
-			waited = 100;
-			if (poll(&pfd, 1, (int)waited) > 0)
-				continue;	/* it ended: reaped above */
-		} else {
-			waited = 1;
-			nanosleep(&step, NULL);
-		}
-		now = __atomic_load_n(word, __ATOMIC_ACQUIRE);
-		idle_ms = now == seen ? idle_ms + waited : 0;
-		seen = now;
-		if (idle_ms >= PROBE_TIMEOUT_MS) {
-			kill(pid, SIGKILL);
-			while (waitpid(pid, status, 0) < 0 && errno == EINTR)
-				;
-			killed = true;
-			break;
-		}
-	}
-	if (pidfd >= 0)
-		close(pidfd);
-	return killed;
+	__atomic_store_n(p->word, PROBE_FAILED, __ATOMIC_RELEASE);
+	p->pid = fork();
+	if (p->pid == 0)
+		probe_child(p->t, p->bad, p->n, p->word);
+	p->pidfd = p->pid > 0 ? (int)syscall(SYS_pidfd_open, p->pid, 0) : -1;
+	p->seen = PROBE_FAILED;
+	p->idle_ms = 0;
 }
 
-/*
- * One child: PROBE_DONE, PROBE_FAILED, or what it died parsing; *@stalled
- * says it was killed for making no progress
- */
-static uint32_t probe_once(struct p2d_tracing *t, const bool *bad, uint32_t n, bool *stalled)
+static void probe_reap(struct p2d_probe *p, int *status)
 {
-	volatile uint32_t *word;
-	uint32_t last;
-	int status = 0;
-	pid_t pid;
-
-	word = mmap(NULL, sizeof(*word), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-		    -1, 0);
-	if (word == MAP_FAILED)
-		return PROBE_FAILED;
-	*word = PROBE_FAILED;
-	pid = fork();
-	if (pid == 0)
-		probe_child(t, bad, n, word);
-	last = PROBE_FAILED;
-	*stalled = false;
-	if (pid > 0) {
-		*stalled = probe_wait(pid, word, &status);
-		last = __atomic_load_n(word, __ATOMIC_ACQUIRE);
-		/* done, yet killed on the way out: no verdict */
-		if (last == PROBE_DONE && !(WIFEXITED(status) && !WEXITSTATUS(status)))
-			last = PROBE_FAILED;
-	}
-	munmap((void *)word, sizeof(*word));
-	return last;
+	while (waitpid(p->pid, status, 0) < 0 && errno == EINTR)
+		;
+	if (p->pidfd >= 0)
+		close(p->pidfd);
+	p->pidfd = -1;
+	p->pid = -1;
 }
 
 /* Drop format @i (its events become unknown ones) */
@@ -198,58 +147,205 @@ static void drop_format(struct p2d_tracing *t, uint32_t i)
 		f->len = 0;
 }
 
+/*
+ * The child ended (or was killed for making no progress, @stalled) with
+ * @v its last word: the verdict on what it was parsing, and the next child
+ */
+static int probe_ended(struct p2d_probe *p, uint32_t v, int status, bool stalled)
+{
+	const char *sys;
+
+	/* done, yet killed on the way out: no verdict */
+	if (v == PROBE_DONE && !(WIFEXITED(status) && !WEXITSTATUS(status)))
+		v = PROBE_FAILED;
+	if (v == PROBE_DONE || v == PROBE_FAILED) {
+		p->state = v;
+		return 0;
+	}
+	/*
+	 * A child that stalled may only have been starved of CPU time (a
+	 * loaded machine): tried once more before its format goes
+	 */
+	if (!(stalled && v != p->stalled_on)) {
+		if (++p->crashes > PROBE_RETRIES)
+			return p2d_error(p->d, p->off, -EBADMSG, "tracing data: more than %u"
+					 " damaged event formats", PROBE_RETRIES);
+		if (v == PROBE_HEADER) {
+			p2d_warn(p->d, p->off, "tracing data: damaged header_page, using the"
+				 " standard layout");
+			p->t->header_page.len = 0;
+		} else if (v >= p->n || !p2d_tracing_format(p->t, v, &sys)) {
+			p->state = PROBE_FAILED;
+			return 0;
+		} else {
+			p2d_warn(p->d, p->off, "tracing data: format %u of system %s is damaged"
+				 " (libtraceevent dies on it): its events are skipped", v, sys);
+			p->bad[v] = true;
+			drop_format(p->t, v);
+		}
+	}
+	if (stalled)
+		p->stalled_on = v;
+	probe_spawn(p);
+	return 0;
+}
+
+/* Has the child got past @i (PROBE_HEADER or a format) with word @v? */
+static bool passed(uint32_t v, uint32_t i)
+{
+	if (v == PROBE_DONE)
+		return true;
+	if (v == PROBE_FAILED || v == PROBE_HEADER)
+		return false;
+	return i == PROBE_HEADER || v > i;
+}
+
 /**
- * p2d_tracing_probe - parse the formats in child processes first, and drop
- * those libtraceevent dies or loops on
+ * p2d_probe_start - start parsing the formats in a child process
+ * @p: the probe, set up
  * @d: diagnostics
  * @t: tracing data, not parsed yet
  * @off: its input offset, for messages
  *
- * Returns 0 or a negative errno (message recorded).
+ * The child runs beside the parent's own parsing: p2d_probe_wait() before
+ * each format says when the child has got past it.
+ *
+ * Returns 0 or -ENOMEM.
  */
-int p2d_tracing_probe(struct p2d_diag *d, struct p2d_tracing *t, uint64_t off)
+int p2d_probe_start(struct p2d_probe *p, struct p2d_diag *d, struct p2d_tracing *t, uint64_t off)
 {
-	uint32_t i, n = t->nr_ftrace, v, crashes = 0, stalled_on = PROBE_FAILED;
-	const char *sys;
-	bool stalled;
-	bool *bad;
+	uint32_t i, n = t->nr_ftrace;
 
+	memset(p, 0, sizeof(*p));
+	p->pid = -1;
+	p->pidfd = -1;
+	p->d = d;
+	p->t = t;
+	p->off = off;
+	p->stalled_on = PROBE_FAILED;
 	for (i = 0; i < t->nr_systems; i++)
 		n += t->systems[i].nr_events;
-	bad = calloc(n ? n : 1, sizeof(*bad));
-	if (!bad)
+	p->n = n;
+	p->bad = calloc(n ? n : 1, sizeof(*p->bad));
+	if (!p->bad)
 		return -ENOMEM;
-	for (v = probe_once(t, bad, n, &stalled); v != PROBE_DONE && v != PROBE_FAILED;
-	     v = probe_once(t, bad, n, &stalled)) {
-		/*
-		 * A child that stalled may only have been starved of CPU time
-		 * (a loaded machine): tried once more before its format goes
-		 */
-		if (stalled && v != stalled_on) {
-			stalled_on = v;
-			continue;
-		}
-		if (++crashes > PROBE_RETRIES) {
-			free(bad);
-			return p2d_error(d, off, -EBADMSG, "tracing data: more than %u damaged"
-					 " event formats", PROBE_RETRIES);
-		}
-		if (v == PROBE_HEADER) {
-			p2d_warn(d, off, "tracing data: damaged header_page, using the standard"
-				 " layout");
-			t->header_page.len = 0;
-			continue;
-		}
-		if (v >= n || !p2d_tracing_format(t, v, &sys))
-			break;
-		p2d_warn(d, off, "tracing data: format %u of system %s is damaged (libtraceevent"
-			 " dies on it): its events are skipped", v, sys);
-		bad[v] = true;
+	p->word = mmap(NULL, sizeof(*p->word), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		       -1, 0);
+	if (p->word == MAP_FAILED) {
+		p->word = NULL;
+		p->state = PROBE_FAILED;	/* probing is not possible */
+		return 0;
 	}
-	for (i = 0; i < n; i++)
-		if (bad[i])
-			drop_format(t, i);
-	free(bad);
+	p->state = PROBE_HEADER;	/* running */
+	probe_spawn(p);
 	return 0;
 }
 
+/*
+ * Wait a little for the child: spin (yielding) while it moves, then sleep
+ * on its pidfd in 1 ms steps (or sleep 1 ms where there are no pidfds)
+ */
+static void probe_pause(struct p2d_probe *p, unsigned int spins)
+{
+	const struct timespec step = { 0, 1000000 };
+	struct pollfd pfd = { .fd = p->pidfd, .events = POLLIN };
+
+	if (spins < 2000) {
+		sched_yield();
+		return;
+	}
+	if (p->pidfd >= 0)
+		poll(&pfd, 1, 1);
+	else
+		nanosleep(&step, NULL);
+	p->idle_ms++;
+}
+
+/**
+ * p2d_probe_wait - may the parent parse @i?
+ * @p: the probe
+ * @i: PROBE_HEADER for the header_page, else the index of a format
+ *	(p2d_tracing_format()), in the order the child parses them
+ * @safe: set to true when it may: the child parsed it and lived on (or
+ *	probing is not possible); false when it was dropped
+ *
+ * A child that dies on a format or makes no progress for
+ * PROBE_TIMEOUT_MS is replaced by one that skips it.
+ *
+ * Returns 0 or a negative errno (message recorded).
+ */
+int p2d_probe_wait(struct p2d_probe *p, uint32_t i, bool *safe)
+{
+	unsigned int spins = 0;
+	bool stalled;
+	uint32_t v;
+	int status = 0, ret;
+
+	for (;;) {
+		if (p->state != PROBE_HEADER) {
+			*safe = true;
+			return 0;
+		}
+		if (p->pid < 0) {	/* fork failed */
+			p->state = PROBE_FAILED;
+			continue;
+		}
+		v = __atomic_load_n(p->word, __ATOMIC_ACQUIRE);
+		if (passed(v, i)) {
+			*safe = true;
+			return 0;
+		}
+		if (v != p->seen) {
+			p->seen = v;
+			p->idle_ms = 0;
+			spins = 0;
+		}
+		stalled = p->idle_ms >= PROBE_TIMEOUT_MS;
+		if (stalled)
+			kill(p->pid, SIGKILL);
+		if (stalled || waitpid(p->pid, &status, WNOHANG) == p->pid) {
+			if (stalled)
+				probe_reap(p, &status);
+			else if (p->pidfd >= 0)
+				close(p->pidfd);
+			p->pidfd = -1;
+			p->pid = -1;
+			ret = probe_ended(p, __atomic_load_n(p->word, __ATOMIC_ACQUIRE), status,
+					  stalled);
+			if (ret)
+				return ret;
+			if (i != PROBE_HEADER && p->bad[i]) {
+				*safe = false;
+				return 0;
+			}
+			if (i == PROBE_HEADER && !p->t->header_page.len) {
+				*safe = false;
+				return 0;
+			}
+			spins = 0;
+			continue;
+		}
+		probe_pause(p, ++spins);
+	}
+}
+
+/**
+ * p2d_probe_finish - end the child, free the probe
+ * @p: the probe, after the parent waited for every format it parses
+ *
+ * The child has got past them all: what it has left to do is to say so
+ * and exit, so it is not waited for.
+ */
+void p2d_probe_finish(struct p2d_probe *p)
+{
+	int status;
+
+	if (p->pid > 0) {
+		kill(p->pid, SIGKILL);
+		probe_reap(p, &status);
+	}
+	if (p->word)
+		munmap((void *)p->word, sizeof(*p->word));
+	free(p->bad);
+	memset(p, 0, sizeof(*p));
+}

@@ -173,11 +173,21 @@ void p2d_tracing_setup_tep(struct tep_handle *tep, const struct p2d_tracing *t)
 	tep_set_page_size(tep, (int)t->page_size);
 }
 
-static void parse_formats(struct p2d_diag *d, struct p2d_tracing *t, uint64_t off)
+/* May format @i (or PROBE_HEADER) be parsed? Without a probe, yes */
+static int safe_to_parse(struct p2d_probe *p, uint32_t i, bool *safe)
+{
+	*safe = true;
+	return p ? p2d_probe_wait(p, i, safe) : 0;
+}
+
+static int parse_formats(struct p2d_diag *d, struct p2d_tracing *t, uint64_t off,
+			 struct p2d_probe *probe)
 {
 	struct tep_handle *tep = t->tep;
-	unsigned int i, j;
+	unsigned int i, j, k;
 	enum tep_errno err;
+	bool safe;
+	int ret;
 
 	p2d_tracing_setup_tep(tep, t);
 	/*
@@ -186,7 +196,10 @@ static void parse_formats(struct p2d_diag *d, struct p2d_tracing *t, uint64_t of
 	 * made it write the CPU data over the file header): it must describe
 	 * the pages we build, or the standard layout is written instead.
 	 */
-	if (t->header_page.len &&
+	ret = t->header_page.len ? safe_to_parse(probe, PROBE_HEADER, &safe) : 0;
+	if (ret)
+		return ret;
+	if (t->header_page.len && safe &&
 	    !tep_parse_header_page(tep, (char *)t->header_page.data, t->header_page.len,
 				   (int)t->long_size) &&
 	    tep_get_header_timestamp_size(tep) == 8 &&
@@ -205,17 +218,28 @@ static void parse_formats(struct p2d_diag *d, struct p2d_tracing *t, uint64_t of
 		p2d_warn(d, off, "tracing data: unusable header_page, using the standard layout");
 		t->header_page.len = 0;
 	}
-	/* formats of no length were dropped by p2d_tracing_probe() */
-	for (i = 0; i < t->nr_ftrace; i++)
-		if (t->ftrace[i].len)
+	/* formats of no length were dropped (the probe drops those it dies on) */
+	for (i = k = 0; i < t->nr_ftrace; i++, k++) {
+		if (!t->ftrace[i].len)
+			continue;
+		ret = safe_to_parse(probe, k, &safe);
+		if (ret)
+			return ret;
+		if (safe && !p2d_tracing_drop_looping(d, t, k, off))
 			tep_parse_event(tep, t->ftrace[i].data, t->ftrace[i].len, "ftrace");
+	}
 	for (i = 0; i < t->nr_systems; i++) {
-		for (j = 0; j < t->systems[i].nr_events; j++) {
+		for (j = 0; j < t->systems[i].nr_events; j++, k++) {
 			const struct p2d_span *e = &t->systems[i].events[j];
 
 			char msg[128];
 
 			if (!e->len)
+				continue;
+			ret = safe_to_parse(probe, k, &safe);
+			if (ret)
+				return ret;
+			if (!safe || p2d_tracing_drop_looping(d, t, k, off))
 				continue;
 			err = tep_parse_event(tep, e->data, e->len, t->systems[i].name);
 			if (!err)
@@ -225,6 +249,7 @@ static void parse_formats(struct p2d_diag *d, struct p2d_tracing *t, uint64_t of
 				 t->systems[i].name, msg);
 		}
 	}
+	return 0;
 }
 
 /* Which event ids have a format: one bit each, looked up for every sample */
@@ -406,11 +431,16 @@ int p2d_tracing_parse(struct p2d_diag *d, uint8_t *blob, size_t len, uint64_t of
 		if (!t->tep)
 			ret = -ENOMEM;
 	}
-	if (!ret && isolate)
-		ret = p2d_tracing_probe(d, t, off);
 	if (!ret) {
-		p2d_tracing_drop_looping(d, t, off);
-		parse_formats(d, t, off);
+		struct p2d_probe probe;
+
+		ret = isolate ? p2d_probe_start(&probe, d, t, off) : 0;
+		if (!ret)
+			ret = parse_formats(d, t, off, isolate ? &probe : NULL);
+		if (isolate)
+			p2d_probe_finish(&probe);
+	}
+	if (!ret) {
 		if (!valid_page_size(t->page_size))
 			ret = p2d_error(d, off, -EBADMSG, "tracing data: page size %u",
 					t->page_size);
