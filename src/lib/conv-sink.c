@@ -47,6 +47,7 @@ static int tracing_ready(struct p2d_conv *cv)
 				    p2d_host_big_endian(), &cv->diag);
 	if (!cv->cpus || p2d_ksyms_formats(cv->ksyms, t->tep))
 		return -ENOMEM;
+	cv->ksyms_map = p2d_ksyms_fields_map(cv->ksyms);
 	return p2d_tasks_parse_cmdlines(cv->tasks, t->cmdlines.data, t->cmdlines.len);
 }
 
@@ -190,7 +191,8 @@ static int tracepoint_event(struct p2d_conv *cv, const struct p2d_event *ev)
 		return skip_event(cv, ev, &cv->unknown_warned, "tracepoint sample of an event"
 				  " missing from the formats skipped", id);
 	if (!cv->swap_payload) {
-		p2d_ksyms_payload(cv->ksyms, ev->raw, ev->len);
+		if (p2d_ksyms_has_fields(cv->ksyms_map, id))
+			p2d_ksyms_payload(cv->ksyms, ev->raw, ev->len);
 		return queue_event(cv, ev, ev->raw, ev->len);
 	}
 	memcpy(cv->scratch, ev->raw, ev->len);

@@ -69,6 +69,7 @@ struct p2d_conv {
 	struct p2d_maps			*maps;
 	bool				maps_warned;
 	struct p2d_ksyms		*ksyms;
+	const uint8_t			*ksyms_map;	/* p2d_ksyms_fields_map() */
 	struct p2d_ksyms_out		ksyms_out;
 	struct p2d_unwinder		*unwinder;
 	uint64_t			*uw_frames;

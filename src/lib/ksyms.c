@@ -293,6 +293,17 @@ int p2d_ksyms_formats(struct p2d_ksyms *k, struct tep_handle *tep)
 }
 
 /**
+ * p2d_ksyms_fields_map - which event ids have fields printed as symbols
+ * @k: the state, after p2d_ksyms_formats()
+ *
+ * Returns a bitmap by event id, or NULL before the formats.
+ */
+const uint8_t *p2d_ksyms_fields_map(const struct p2d_ksyms *k)
+{
+	return k->has_fields;
+}
+
+/**
  * p2d_ksyms_payload - a tracepoint payload the trace.dat holds
  * @k: the state
  * @data: the payload, in this host's byte order

@@ -87,6 +87,19 @@ void p2d_ksyms_kernel_id(struct p2d_ksyms *k, const uint8_t *id, uint8_t size) _
 void p2d_ksyms_kernel_map(struct p2d_ksyms *k, const char *file, uint64_t pgoff) __hidden;
 int p2d_ksyms_formats(struct p2d_ksyms *k, struct tep_handle *tep) __hidden;
 void p2d_ksyms_payload(struct p2d_ksyms *k, const uint8_t *data, uint32_t len) __hidden;
+const uint8_t *p2d_ksyms_fields_map(const struct p2d_ksyms *k) __hidden;
+
+/**
+ * p2d_ksyms_has_fields - may events of @id hold kernel addresses?
+ * @map: p2d_ksyms_fields_map(), may be NULL
+ * @id: the event id
+ *
+ * When false, p2d_ksyms_payload() would find nothing in its payloads.
+ */
+static inline bool p2d_ksyms_has_fields(const uint8_t *map, uint16_t id)
+{
+	return map && (map[id / 8] >> (id % 8)) & 1;
+}
 int p2d_ksyms_finish(struct p2d_ksyms *k, struct p2d_diag *d, const struct p2d_meta *m,
 		     struct p2d_ksyms_out *out) __hidden;
 

@@ -336,8 +336,9 @@ static inline int insert(struct cpuq *q, uint64_t ts, uint64_t off, uint32_t len
 	return 0;
 }
 
-static int add_entry(struct p2d_reorder *s, uint32_t cpu, uint64_t ts, const void *data,
-		     uint32_t len, uint64_t lost);
+static inline __attribute__((always_inline)) int add_entry(struct p2d_reorder *s, uint32_t cpu,
+							   uint64_t ts, const void *data,
+							   uint32_t len, uint64_t lost);
 
 
 /**
@@ -645,8 +646,9 @@ static __attribute__((noinline)) int over_cap(struct p2d_reorder *s)
  * An event (@data, @len), a group of @lost events (@len has
  * P2D_GROUP_FLAG) or, when @data is NULL, a mark of @lost lost events
  */
-static int add_entry(struct p2d_reorder *s, uint32_t cpu, uint64_t ts, const void *data,
-		     uint32_t len, uint64_t lost)
+static inline __attribute__((always_inline)) int add_entry(struct p2d_reorder *s, uint32_t cpu,
+							   uint64_t ts, const void *data,
+							   uint32_t len, uint64_t lost)
 {
 	struct cpuq *q = cpu < s->nq ? &s->q[cpu] : get_queue(s, cpu);
 	uint32_t size = len & ~P2D_GROUP_FLAG;
