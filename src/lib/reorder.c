@@ -75,6 +75,7 @@ struct sideq {
 struct p2d_reorder {
 	struct cpuq	*q;
 	uint32_t	nq;
+	uint32_t	top;		/* one more than the highest CPU queued on */
 	struct sideq	side;
 	p2d_emit_fn	emit;
 	p2d_emit_run_fn	emit_run;
@@ -162,8 +163,11 @@ static struct cpuq *get_queue(struct p2d_reorder *s, uint32_t cpu)
 	struct cpuq *q;
 	uint32_t nq;
 
-	if (cpu < s->nq)
+	if (cpu < s->nq) {
+		if (cpu >= s->top)
+			s->top = cpu + 1;
 		return &s->q[cpu];
+	}
 	if (cpu >= P2D_MAX_CPUS)
 		return NULL;
 	nq = s->nq ? s->nq : 8;
@@ -175,6 +179,7 @@ static struct cpuq *get_queue(struct p2d_reorder *s, uint32_t cpu)
 	memset(q + s->nq, 0, (nq - s->nq) * sizeof(*q));
 	s->q = q;
 	s->nq = nq;
+	s->top = cpu + 1;
 	return &s->q[cpu];
 }
 
@@ -416,7 +421,7 @@ static int over_cap(struct p2d_reorder *s);
  */
 int p2d_reorder_add_untimed(struct p2d_reorder *s, uint32_t cpu, const void *data, uint32_t len)
 {
-	struct cpuq *q = cpu < s->nq ? &s->q[cpu] : get_queue(s, cpu);
+	struct cpuq *q = cpu < s->top ? &s->q[cpu] : get_queue(s, cpu);
 
 	if (!q)
 		return cpu >= P2D_MAX_CPUS ? -ERANGE : -ENOMEM;
@@ -544,7 +549,7 @@ static int flush_cpus(struct p2d_reorder *s, uint64_t limit, bool strict)
 	uint32_t cpu;
 	int ret;
 
-	for (cpu = 0; cpu < s->nq; cpu++) {
+	for (cpu = 0; cpu < s->top; cpu++) {
 		ret = flush_queue(s, cpu, limit, strict);
 		if (ret)
 			return ret;
@@ -624,7 +629,7 @@ static int flush_upto(struct p2d_reorder *s, uint64_t limit)
 	}
 	compact_side(sq);
 	ret = flush_cpus(s, limit, false);
-	for (cpu = 0; !ret && cpu < s->nq; cpu++)
+	for (cpu = 0; !ret && cpu < s->top; cpu++)
 		compact(&s->q[cpu]);
 	return ret;
 }
@@ -650,7 +655,7 @@ static inline __attribute__((always_inline)) int add_entry(struct p2d_reorder *s
 							   uint64_t ts, const void *data,
 							   uint32_t len, uint64_t lost)
 {
-	struct cpuq *q = cpu < s->nq ? &s->q[cpu] : get_queue(s, cpu);
+	struct cpuq *q = cpu < s->top ? &s->q[cpu] : get_queue(s, cpu);
 	uint32_t size = len & ~P2D_GROUP_FLAG;
 	uint64_t off = lost;
 	int ret;
