@@ -358,6 +358,7 @@ int p2d_conv_run(const struct p2d_options *opts, struct p2d_summary *sum)
 		ret = -ENOMEM;
 	} else {
 		p2d_reorder_set_run(cv.queue, p2d_conv_emit_run);
+		p2d_ksyms_meta(cv.ksyms, &cv.meta);
 		ret = convert(&cv, &in, &out);
 	}
 out:

@@ -25,9 +25,12 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "bytes.h"
 #include "ksyms.h"
 
 #define MAX_SYMS	(8u << 20)
@@ -390,6 +393,29 @@ static const uint8_t hex1[256] = {
 	['F'] = 16,
 };
 
+/*
+ * Eight hex digits at @p (either case), most significant first, as one
+ * value: byte-parallel, for the addresses of a kallsyms (121,000 lines of a
+ * 6.x kernel). Returns false when one of them is not a hex digit.
+ */
+static bool hex8(const char *p, uint32_t *v)
+{
+	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+	uint64_t x = p2d_get64(p, p2d_host_big_endian()), n;
+
+#define GE(c)	(((x | high) - (uint64_t)(c) * ones) & high)	/* bytes >= c */
+	if ((x & high) ||
+	    ((GE('0') & ~GE('9' + 1)) | (GE('a') & ~GE('f' + 1)) | (GE('A') & ~GE('F' + 1))) != high)
+		return false;
+#undef GE
+	/* each byte's value: its low nibble, plus 9 for a letter (bit 6 set) */
+	n = (x & 0x0f0f0f0f0f0f0f0full) + 9 * ((x >> 6) & ones);
+	n = ((n & 0x000f000f000f000full) << 4) | ((n >> 8) & 0x000f000f000f000full);
+	n = ((n & 0x000000ff000000ffull) << 8) | ((n >> 16) & 0x000000ff000000ffull);
+	*v = (uint32_t)(((n & 0xffff) << 16) | ((n >> 32) & 0xffff));
+	return true;
+}
+
 static bool name_end(char c)
 {
 	return c == '\t' || c == ' ' || !c;
@@ -404,19 +430,13 @@ static bool parse_kline(const char *p, size_t len, struct kline *l, bool full)
 {
 	const char *end = p + len, *q, *close;
 	uint64_t a = 0;
+	uint32_t hi, lo;
 	unsigned int v;
 
-	if (len > 16 && p[16] == ' ') {
+	if (len > 16 && p[16] == ' ' && hex8(p, &hi) && hex8(p + 8, &lo)) {
 		/* the usual line: 16 digits */
-		unsigned int all = 1;
-		int i;
-
-		for (i = 0; i < 16; i++) {
-			v = hex1[(uint8_t)p[i]];
-			all &= v != 0;
-			a = a << 4 | ((v - 1) & 15);
-		}
-		q = all ? p + 16 : p;
+		a = (uint64_t)hi << 32 | lo;
+		q = p + 16;
 	} else {
 		for (q = p; q < end && q - p <= 16 && (v = hex1[(uint8_t)*q]); q++)
 			a = a << 4 | (v - 1);
@@ -749,25 +769,42 @@ static int kallsyms_table(struct kpass *k, struct p2d_ksym_table *t)
 	return 0;
 }
 
-static int kallsyms_read(struct kpass *k, const char *ref, uint64_t ref_addr,
-			 const char *modules, const uint64_t *addrs, uint32_t nr_addrs,
-			 struct p2d_ksym_table *t, bool *ref_found, bool *nonzero)
-{
-	uint64_t file_ref = 0, delta;
-	bool sorted;
-	uint32_t i, n;
-	int ret;
+/* The state of a read after its first pass */
+struct kfirst {
+	uint64_t	file_ref;
+	bool		ref_found;
+	bool		nonzero;
+	int		ret;
+};
 
-	ret = kallsyms_scan(k, ref, modules, ref_found, &file_ref, nonzero, &sorted);
-	if (ret || !k->in.nr || !*nonzero || (ref && !*ref_found))
-		return ret;
+/* What does not depend on the addresses: the symbols by perf's rules */
+static void kallsyms_first(struct kpass *k, const char *ref, const char *modules,
+			   struct kfirst *f)
+{
+	bool sorted;
+
+	f->ret = kallsyms_scan(k, ref, modules, &f->ref_found, &f->file_ref, &f->nonzero,
+			       &sorted);
+	if (f->ret || !k->in.nr || !f->nonzero || (ref && !f->ref_found))
+		return;
 	if (!sorted)
 		qsort(k->e, k->nr, sizeof(*k->e), kent_by_start);
 	kallsyms_fixup_end(k);
-	ret = kallsyms_dedup(k);
-	if (ret)
-		return ret;
-	k->delta = delta = ref && *ref_found ? file_ref - ref_addr : 0;
+	f->ret = kallsyms_dedup(k);
+}
+
+/* The rest: placed at the recording's addresses, the wanted names read */
+static int kallsyms_rest(struct kpass *k, const struct kfirst *f, const char *ref,
+			 uint64_t ref_addr, const uint64_t *addrs, uint32_t nr_addrs,
+			 struct p2d_ksym_table *t)
+{
+	uint64_t delta;
+	uint32_t i, n;
+	int ret;
+
+	if (f->ret || !k->in.nr || !f->nonzero || (ref && !f->ref_found))
+		return f->ret;
+	k->delta = delta = ref && f->ref_found ? f->file_ref - ref_addr : 0;
 	for (i = n = 0; i < k->nr; i++) {
 		if ((k->e[i].flags & KE_MODULE) && !(k->e[i].flags & KE_MAPPED))
 			continue;
@@ -806,20 +843,198 @@ int p2d_ksym_table_kallsyms(const char *path, const char *ref, uint64_t ref_addr
 			    const char *modules, const uint64_t *addrs, uint32_t nr_addrs,
 			    struct p2d_ksym_table *t, char *why, size_t why_len)
 {
+	return p2d_ksym_table_kallsyms_ahead(NULL, path, ref, ref_addr, modules, addrs,
+					     nr_addrs, t, why, why_len);
+}
+
+/**
+ * struct p2d_kallsyms_ahead - the first pass of a kallsyms, in a thread
+ * @thread: it
+ * @path: the file
+ * @ref: the reference symbol it looks for, or NULL
+ * @modules: the mapped modules it was given ("a\0b\0\0"), or NULL
+ * @k: the pass
+ * @f: its outcome
+ * @open_err: 0, or why the file could not be opened
+ */
+struct p2d_kallsyms_ahead {
+	pthread_t	thread;
+	char		*path;
+	char		*ref;
+	char		*modules;
+	size_t		modules_len;
+	struct kpass	k;
+	struct kfirst	f;
+	int		open_err;
+};
+
+static int kpass_open(struct kpass *k, const char *path)
+{
+	k->in.fd = open(path, O_RDONLY | O_CLOEXEC);
+	k->in.buf = k->in.fd < 0 ? NULL : malloc(KBUF);
+	if (k->in.fd < 0 || !k->in.buf)
+		return k->in.fd < 0 ? -errno : -ENOMEM;
+	return 0;
+}
+
+static void kpass_release(struct kpass *k)
+{
+	if (k->in.fd >= 0)
+		close(k->in.fd);
+	k->in.fd = -1;
+	free(k->in.buf);
+	free(k->e);
+	free(k->names.names);
+	k->in.buf = NULL;
+	k->e = NULL;
+	k->names.names = NULL;
+}
+
+static size_t modules_size(const char *modules)
+{
+	const char *p = modules;
+
+	if (!p)
+		return 0;
+	while (*p)
+		p += strlen(p) + 1;
+	return (size_t)(p - modules) + 1;
+}
+
+static void *ahead_main(void *arg)
+{
+	struct p2d_kallsyms_ahead *a = arg;
+
+	a->open_err = kpass_open(&a->k, a->path);
+	if (!a->open_err)
+		kallsyms_first(&a->k, a->ref, a->modules, &a->f);
+	return NULL;
+}
+
+static void ahead_free(struct p2d_kallsyms_ahead *a)
+{
+	kpass_release(&a->k);
+	free(a->path);
+	free(a->ref);
+	free(a->modules);
+	free(a);
+}
+
+/**
+ * p2d_kallsyms_ahead_start - begin reading a kallsyms while the caller goes on
+ * @path: the file
+ * @ref: the recording's reference symbol so far, or NULL
+ * @modules: the modules the recording maps so far, or NULL
+ *
+ * The first pass of p2d_ksym_table_kallsyms() (every line read, perf's
+ * rules applied) runs in a thread that has every signal blocked. The names
+ * are read later, by p2d_ksym_table_kallsyms_ahead(), which uses the pass
+ * only if the file, @ref and @modules are still what they were.
+ *
+ * Returns the reader, or NULL (no memory, no thread): then nothing runs.
+ */
+struct p2d_kallsyms_ahead *p2d_kallsyms_ahead_start(const char *path, const char *ref,
+						    const char *modules)
+{
+	struct p2d_kallsyms_ahead *a = calloc(1, sizeof(*a));
+	sigset_t all, old;
+	int ret;
+
+	if (!a)
+		return NULL;
+	a->k.in.fd = -1;
+	a->modules_len = modules_size(modules);
+	a->path = strdup(path);
+	a->ref = ref ? strdup(ref) : NULL;
+	a->modules = a->modules_len ? malloc(a->modules_len) : NULL;
+	if (!a->path || (ref && !a->ref) || (a->modules_len && !a->modules)) {
+		ahead_free(a);
+		return NULL;
+	}
+	if (a->modules_len)
+		memcpy(a->modules, modules, a->modules_len);
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	ret = pthread_create(&a->thread, NULL, ahead_main, a);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (ret) {
+		ahead_free(a);
+		return NULL;
+	}
+	return a;
+}
+
+/**
+ * p2d_kallsyms_ahead_free - wait for the reader and drop what it read
+ * @a: the reader, may be NULL
+ */
+void p2d_kallsyms_ahead_free(struct p2d_kallsyms_ahead *a)
+{
+	if (!a)
+		return;
+	pthread_join(a->thread, NULL);
+	ahead_free(a);
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return a && b ? !strcmp(a, b) : a == b;
+}
+
+/**
+ * p2d_ksym_table_kallsyms_ahead - p2d_ksym_table_kallsyms(), from a first pass
+ * @a: a reader of p2d_kallsyms_ahead_start() (freed), or NULL
+ * @path: as p2d_ksym_table_kallsyms()
+ * @ref: likewise
+ * @ref_addr: likewise
+ * @modules: likewise
+ * @addrs: likewise
+ * @nr_addrs: likewise
+ * @t: likewise
+ * @why: likewise
+ * @why_len: likewise
+ *
+ * The reader's pass is used when it read @path for @ref and @modules; else
+ * it is dropped and the file read again: the table is the same either way.
+ *
+ * Returns as p2d_ksym_table_kallsyms().
+ */
+int p2d_ksym_table_kallsyms_ahead(struct p2d_kallsyms_ahead *a, const char *path,
+				  const char *ref, uint64_t ref_addr, const char *modules,
+				  const uint64_t *addrs, uint32_t nr_addrs,
+				  struct p2d_ksym_table *t, char *why, size_t why_len)
+{
 	struct kpass k = { .in = { .fd = -1 } };
-	bool ref_found = false, nonzero = false;
+	struct kfirst f = { 0 };
+	size_t mlen = modules_size(modules);
 	int ret;
 
 	memset(t, 0, sizeof(*t));
-	k.in.fd = open(path, O_RDONLY | O_CLOEXEC);
-	k.in.buf = k.in.fd < 0 ? NULL : malloc(KBUF);
-	if (k.in.fd < 0 || !k.in.buf) {
-		ret = k.in.fd < 0 ? -errno : -ENOMEM;
+	if (a) {
+		pthread_join(a->thread, NULL);
+		if (!strcmp(a->path, path) && same_str(a->ref, ref) && a->modules_len == mlen &&
+		    (!mlen || !memcmp(a->modules, modules, mlen))) {
+			k = a->k;
+			f = a->f;
+			ret = a->open_err;
+			a->k = (struct kpass){ .in = { .fd = -1 } };
+			ahead_free(a);
+			if (ret) {
+				snprintf(why, why_len, "%s: %s", path, strerror(-ret));
+				goto out;
+			}
+			goto rest;
+		}
+		ahead_free(a);
+	}
+	ret = kpass_open(&k, path);
+	if (ret) {
 		snprintf(why, why_len, "%s: %s", path, strerror(-ret));
 		goto out;
 	}
-	ret = kallsyms_read(&k, ref, ref_addr, modules, addrs, nr_addrs, t, &ref_found,
-			    &nonzero);
+	kallsyms_first(&k, ref, modules, &f);
+rest:
+	ret = kallsyms_rest(&k, &f, ref, ref_addr, addrs, nr_addrs, t);
 	if (ret == -EINVAL)
 		snprintf(why, why_len, "%s: line %lu is not \"ADDRESS TYPE SYMBOL\"", path,
 			 k.in.nr);
@@ -832,19 +1047,15 @@ int p2d_ksym_table_kallsyms(const char *path, const char *ref, uint64_t ref_addr
 		snprintf(why, why_len, "%s: %s", path, strerror(-ret));
 	else if (!k.in.nr)
 		ret = -EINVAL, snprintf(why, why_len, "%s: the file is empty", path);
-	else if (!nonzero)
+	else if (!f.nonzero)
 		ret = -EACCES, snprintf(why, why_len, "%s: every address is 0 (hidden by"
 					" kernel.kptr_restrict)", path);
-	else if (ref && !ref_found)
+	else if (ref && !f.ref_found)
 		ret = -EINVAL, snprintf(why, why_len, "%s has no %s symbol to place it", path, ref);
 	if (ret)
 		p2d_ksym_table_release(t);
 out:
-	if (k.in.fd >= 0)
-		close(k.in.fd);
-	free(k.in.buf);
-	free(k.e);
-	free(k.names.names);
+	kpass_release(&k);
 	return ret;
 }
 

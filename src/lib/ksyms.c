@@ -51,6 +51,9 @@ struct p2d_ksyms {
 	size_t			modules_len;
 	struct sym_field	(*fields)[MAX_FIELDS];	/* by event id, NULL until formats */
 	uint8_t			*has_fields;		/* bitmap by event id */
+	const struct p2d_meta	*meta;		/* to read the table ahead, or NULL */
+	struct p2d_kallsyms_ahead *ahead;	/* the table's first pass, running */
+	bool			ahead_tried;
 };
 
 /**
@@ -77,11 +80,39 @@ void p2d_ksyms_free(struct p2d_ksyms *k)
 {
 	if (!k)
 		return;
+	p2d_kallsyms_ahead_free(k->ahead);
 	free(k->set);
 	free(k->modules);
 	free(k->fields);
 	free(k->has_fields);
 	free(k);
+}
+
+/**
+ * p2d_ksyms_meta - let the symbol table be read while the conversion goes on
+ * @k: the state
+ * @m: the recording's metadata, filled as it is read (kept)
+ *
+ * With it, the first kernel address added starts the first pass over the
+ * kallsyms that p2d_ksyms_finish() would choose then, in a thread; the pass
+ * is used if that is still the choice at the end.
+ */
+void p2d_ksyms_meta(struct p2d_ksyms *k, const struct p2d_meta *m)
+{
+	k->meta = m;
+}
+
+/* The first address: start reading the table it will need */
+static void read_ahead(struct p2d_ksyms *k)
+{
+	struct p2d_ksym_source src;
+
+	k->ahead_tried = true;
+	p2d_ksym_source_find(&k->conf, &k->kernel, k->meta->osrelease, &src);
+	if (src.found && !src.is_elf)
+		k->ahead = p2d_kallsyms_ahead_start(src.path, k->ref[0] ? k->ref : NULL,
+						    k->modules);
+	free(src.path);
 }
 
 static uint32_t hash_addr(uint64_t a)
@@ -125,6 +156,8 @@ int p2d_ksyms_add(struct p2d_ksyms *k, uint64_t addr)
 		return 0;
 	*recent = addr;
 	if ((k->nr + 1) * 2 > k->set_size) {
+		if (!k->ahead_tried && k->meta)
+			read_ahead(k);
 		if (k->nr >= MAX_ADDRS) {
 			k->overflow = true;
 			return 0;
@@ -339,10 +372,13 @@ static int load(struct p2d_ksyms *k, const struct p2d_ksym_source *src,
 	int fd, ret;
 	Elf *elf;
 
-	if (!src->is_elf)
-		return p2d_ksym_table_kallsyms(src->path, ref, k->ref_addr, k->modules,
-					       k->overflow ? NULL : k->set,
-					       k->overflow ? 0 : k->set_size, t, why, why_len);
+	if (!src->is_elf) {
+		ret = p2d_ksym_table_kallsyms_ahead(k->ahead, src->path, ref, k->ref_addr,
+						    k->modules, k->overflow ? NULL : k->set,
+						    k->overflow ? 0 : k->set_size, t, why, why_len);
+		k->ahead = NULL;
+		return ret;
+	}
 	fd = open(src->path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;

@@ -85,6 +85,7 @@ void p2d_ksyms_free(struct p2d_ksyms *k) __hidden;
 int p2d_ksyms_add(struct p2d_ksyms *k, uint64_t addr) __hidden;
 void p2d_ksyms_kernel_id(struct p2d_ksyms *k, const uint8_t *id, uint8_t size) __hidden;
 void p2d_ksyms_kernel_map(struct p2d_ksyms *k, const char *file, uint64_t pgoff) __hidden;
+void p2d_ksyms_meta(struct p2d_ksyms *k, const struct p2d_meta *m) __hidden;
 int p2d_ksyms_formats(struct p2d_ksyms *k, struct tep_handle *tep) __hidden;
 void p2d_ksyms_payload(struct p2d_ksyms *k, const uint8_t *data, uint32_t len) __hidden;
 const uint8_t *p2d_ksyms_fields_map(const struct p2d_ksyms *k) __hidden;
@@ -107,6 +108,14 @@ int p2d_ksyms_finish(struct p2d_ksyms *k, struct p2d_diag *d, const struct p2d_m
 int p2d_ksym_table_kallsyms(const char *path, const char *ref, uint64_t ref_addr,
 			    const char *modules, const uint64_t *addrs, uint32_t nr_addrs,
 			    struct p2d_ksym_table *t, char *why, size_t why_len) __hidden;
+struct p2d_kallsyms_ahead;
+struct p2d_kallsyms_ahead *p2d_kallsyms_ahead_start(const char *path, const char *ref,
+						    const char *modules) __hidden;
+void p2d_kallsyms_ahead_free(struct p2d_kallsyms_ahead *a) __hidden;
+int p2d_ksym_table_kallsyms_ahead(struct p2d_kallsyms_ahead *a, const char *path,
+				  const char *ref, uint64_t ref_addr, const char *modules,
+				  const uint64_t *addrs, uint32_t nr_addrs,
+				  struct p2d_ksym_table *t, char *why, size_t why_len) __hidden;
 int p2d_ksym_table_vmlinux(Elf *elf, const char *ref, uint64_t ref_addr,
 			   struct p2d_ksym_table *t, char *why, size_t why_len) __hidden;
 int64_t p2d_ksym_table_find(const struct p2d_ksym_table *t, uint64_t addr) __hidden;
