@@ -361,6 +361,30 @@ out:
 	return ret;
 }
 
+/*
+ * Give the output its blocks before libtracecmd writes it: a buffered write
+ * into allocated blocks skips the file system's per-page reservation (ext4:
+ * 17.6 MB in 8 KiB writes, 6.4 -> 5.0 ms). Only the page bytes, which the
+ * file holds verbatim unless compressed, so nothing is allocated past its
+ * end; a file system without fallocate(2), or without the space, is left to
+ * the writes themselves.
+ */
+static void reserve_output(const struct p2d_write_job *j, int out_fd)
+{
+	const struct p2d_cpu_stats *c;
+	uint64_t bytes = 0;
+	uint32_t i, n = p2d_cpufiles_nr(j->cpus);
+
+	if (j->compression)
+		return;
+	for (i = 0; i < n; i++) {
+		c = p2d_cpufiles_cpu(j->cpus, i);
+		bytes += c ? c->bytes : 0;
+	}
+	if (bytes >= (1u << 20) && bytes <= INT64_MAX)
+		(void)fallocate(out_fd, FALLOC_FL_KEEP_SIZE, 0, (off_t)bytes);
+}
+
 /**
  * p2d_write_trace - write the trace.dat through libtracecmd
  * @j: what goes into it (per-CPU pages complete)
@@ -387,6 +411,7 @@ int p2d_write_trace(const struct p2d_write_job *j, struct p2d_diag *d, int out_f
 		close(empty_fd);
 		return -ENOMEM;
 	}
+	reserve_output(j, out_fd);
 	pthread_mutex_lock(&writer_lock);
 	ret = write_locked(j, d, out_fd, nr_cpus, paths);
 	pthread_mutex_unlock(&writer_lock);
