@@ -170,10 +170,11 @@ static int writer_stop(struct writer *w)
 
 /*
  * Write the CPU's buffer to its file (through the writer thread when it
- * runs: the CPU goes on filling its other buffer); returns 0 or a negative
- * errno (a write error of the thread comes back at a later call).
+ * runs: the CPU goes on filling its other buffer, once that is written;
+ * for the @last buffer nothing waits); returns 0 or a negative errno (a
+ * write error of the thread comes back at a later call).
  */
-static int write_out(struct p2d_cpufiles *cf, struct p2d_cpu *c)
+static int write_out(struct p2d_cpufiles *cf, struct p2d_cpu *c, bool last)
 {
 	struct writer *w = &cf->wr;
 	unsigned int next;
@@ -199,7 +200,7 @@ static int write_out(struct p2d_cpufiles *cf, struct p2d_cpu *c)
 	w->tail = j;
 	c->busy[c->cur] = true;
 	pthread_cond_signal(&w->more);
-	while (c->busy[next])
+	while (c->busy[next] && !last)
 		pthread_cond_wait(&w->done, &w->lock);
 	ret = w->err;
 	pthread_mutex_unlock(&w->lock);
@@ -220,7 +221,7 @@ static int page_out(void *ctx, const uint8_t *page, size_t size)
 
 	c->wlen += size;
 	if (c->wlen + size > c->wsize)
-		ret = write_out(c->cf, c);
+		ret = write_out(c->cf, c, false);
 	c->pb.page = c->wbuf + c->wlen;
 	return ret;
 }
@@ -416,6 +417,9 @@ int p2d_cpufiles_run(struct p2d_cpufiles *cf, uint32_t cpu, const struct p2d_qen
  * p2d_cpufiles_finish - flush every CPU's last page into its file
  * @cf: streams
  *
+ * The counts of p2d_cpufiles_cpu() are final when it returns; the files
+ * may still be being written, until p2d_cpufiles_sync().
+ *
  * Returns 0 or a negative errno (message recorded).
  */
 int p2d_cpufiles_finish(struct p2d_cpufiles *cf)
@@ -430,14 +434,27 @@ int p2d_cpufiles_finish(struct p2d_cpufiles *cf)
 			continue;
 		ret = p2d_pb_finish(&c->pb);
 		if (!ret)
-			ret = write_out(cf, c);
+			ret = write_out(cf, c, true);
 		if (ret) {
 			writer_stop(&cf->wr);
 			return p2d_error(cf->d, P2D_NO_OFFSET, ret, "writing CPU %u pages: %s", i,
 					 strerror(-ret));
 		}
 	}
-	ret = writer_stop(&cf->wr);
+	return 0;
+}
+
+/**
+ * p2d_cpufiles_sync - wait until every page is in its file
+ * @cf: streams, finished (may be NULL)
+ *
+ * Returns 0 or a negative errno (message recorded): the first error of the
+ * writes that were still going on.
+ */
+int p2d_cpufiles_sync(struct p2d_cpufiles *cf)
+{
+	int ret = cf ? writer_stop(&cf->wr) : 0;
+
 	if (ret)
 		return p2d_error(cf->d, P2D_NO_OFFSET, ret, "writing pages: %s", strerror(-ret));
 	return 0;

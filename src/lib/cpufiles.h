@@ -37,6 +37,7 @@ int p2d_cpufiles_event(struct p2d_cpufiles *cf, uint32_t cpu, uint64_t ts, const
 int p2d_cpufiles_run(struct p2d_cpufiles *cf, uint32_t cpu, const struct p2d_qentry *e,
 		     size_t n, size_t *done) __hidden;
 int p2d_cpufiles_finish(struct p2d_cpufiles *cf) __hidden;
+int p2d_cpufiles_sync(struct p2d_cpufiles *cf) __hidden;
 uint32_t p2d_cpufiles_nr(const struct p2d_cpufiles *cf) __hidden;
 const struct p2d_cpu_stats *p2d_cpufiles_cpu(const struct p2d_cpufiles *cf, uint32_t cpu) __hidden;
 uint32_t p2d_cpufiles_page_size(const struct p2d_cpufiles *cf) __hidden;

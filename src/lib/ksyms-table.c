@@ -368,6 +368,11 @@ static int klines_seek(struct klines *r, uint64_t off)
 
 	if (off < r->base + r->pos)
 		return -ESTALE;
+	/* far ahead: go there instead of reading the lines between */
+	if (off > r->base + r->len + KBUF && lseek(r->fd, (off_t)off, SEEK_SET) == (off_t)off) {
+		r->base = off;
+		r->len = r->pos = 0;
+	}
 	while (off > r->base + r->len) {
 		if (r->eof)
 			return -ESTALE;

@@ -351,6 +351,9 @@ static int write_locked(const struct p2d_write_job *j, struct p2d_diag *d, int o
 	ret = write_headers(j, d, h, dir, nr_cpus);
 	/* the named directory goes as soon as libtracecmd has read it */
 	p2d_wdir_remove(&j->names, &dir);
+	/* the last pages were being written while the rest was done */
+	if (!ret)
+		ret = p2d_cpufiles_sync(j->cpus);
 	if (!ret)
 		ret = write_data(d, h, nr_cpus, paths);
 	tracecmd_output_close(h);
@@ -402,6 +405,7 @@ int p2d_write_trace(const struct p2d_write_job *j, struct p2d_diag *d, int out_f
 	ret = check_cpu_sizes(j, d);
 	if (ret)
 		return ret;
+
 	empty_fd = p2d_tmpfile(j->data_dir);
 	if (empty_fd < 0)
 		return p2d_error(d, P2D_NO_OFFSET, empty_fd, "cannot create a temporary file in %s",

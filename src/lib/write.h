@@ -42,7 +42,8 @@ static inline void p2d_names_tell(const struct p2d_names *n, const char *path, b
  * @tasks: task names
  * @maps: the processes' maps (their PROCMAPS options), or NULL
  * @dsos: the files they map
- * @cpus: the per-CPU pages (finished), or NULL when there are none
+ * @cpus: the per-CPU pages (finished; synced before they are copied), or NULL
+ *	when there are none
  * @data_dir: where temporary files may go
  * @names: told of the private directory
  * @debug: let libtracecmd print its messages
@@ -57,7 +58,7 @@ struct p2d_write_job {
 	const struct p2d_tasks		*tasks;
 	const struct p2d_maps		*maps;
 	const struct p2d_dsos		*dsos;
-	const struct p2d_cpufiles	*cpus;
+	struct p2d_cpufiles		*cpus;
 	const char			*data_dir;
 	struct p2d_names		names;
 	bool				debug;
