@@ -20,6 +20,7 @@
 #include <ftw.h>
 #include <signal.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -358,6 +359,49 @@ int p2d_wdir_create(struct p2d_diag *d, const struct p2d_tracing *t, const struc
  * @names: told that it is gone
  * @path: the directory, may be NULL; set to NULL
  */
+static void *remove_main(void *arg)
+{
+	remove_tree(arg);
+	return NULL;
+}
+
+/**
+ * p2d_wdir_remove_start - remove the private directory while the caller goes on
+ * @rm: set to the removal, for p2d_wdir_remove_wait()
+ * @path: the directory (taken: set to NULL)
+ *
+ * In a thread with every signal blocked; without a thread, here.
+ */
+void p2d_wdir_remove_start(struct p2d_wdir_rm *rm, char **path)
+{
+	sigset_t all, old;
+
+	rm->path = *path;
+	*path = NULL;
+	rm->thread_started = false;
+	if (!rm->path)
+		return;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rm->thread_started = !pthread_create(&rm->thread, NULL, remove_main, rm->path);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!rm->thread_started)
+		remove_tree(rm->path);
+}
+
+/**
+ * p2d_wdir_remove_wait - the removal is done
+ * @names: told that the directory is gone
+ * @rm: from p2d_wdir_remove_start()
+ */
+void p2d_wdir_remove_wait(const struct p2d_names *names, struct p2d_wdir_rm *rm)
+{
+	if (rm->thread_started)
+		pthread_join(rm->thread, NULL);
+	rm->thread_started = false;
+	p2d_wdir_remove(names, &rm->path);
+}
+
 void p2d_wdir_remove(const struct p2d_names *names, char **path)
 {
 	if (!*path)

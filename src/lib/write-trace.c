@@ -326,6 +326,7 @@ static int check_cpu_sizes(const struct p2d_write_job *j, struct p2d_diag *d)
 static int write_locked(const struct p2d_write_job *j, struct p2d_diag *d, int out_fd,
 			int nr_cpus, char **paths)
 {
+	struct p2d_wdir_rm rm;
 	struct tracecmd_output *h;
 	char *dir = NULL;
 	int dup_fd, ret;
@@ -349,13 +350,14 @@ static int write_locked(const struct p2d_write_job *j, struct p2d_diag *d, int o
 		goto out;
 	}
 	ret = write_headers(j, d, h, dir, nr_cpus);
-	/* the named directory goes as soon as libtracecmd has read it */
-	p2d_wdir_remove(&j->names, &dir);
+	/* the named directory goes as soon as libtracecmd has read it, meanwhile */
+	p2d_wdir_remove_start(&rm, &dir);
 	/* the last pages were being written while the rest was done */
 	if (!ret)
 		ret = p2d_cpufiles_sync(j->cpus);
 	if (!ret)
 		ret = write_data(d, h, nr_cpus, paths);
+	p2d_wdir_remove_wait(&j->names, &rm);
 	tracecmd_output_close(h);
 out:
 	p2d_wdir_remove(&j->names, &dir);

@@ -9,6 +9,8 @@
 #ifndef P2D_WRITE_H
 #define P2D_WRITE_H
 
+#include <pthread.h>
+
 #include "cpufiles.h"
 #include "meta.h"
 #include "maps.h"
@@ -73,6 +75,21 @@ int p2d_wdir_create(struct p2d_diag *d, const struct p2d_tracing *t, const struc
 		    const struct p2d_span *kallsyms, const struct p2d_names *names,
 		    char **path) __hidden;
 void p2d_wdir_remove(const struct p2d_names *names, char **path) __hidden;
+
+/**
+ * struct p2d_wdir_rm - a private directory being removed
+ * @thread: the thread removing it
+ * @thread_started: @thread runs, to be joined
+ * @path: the directory
+ */
+struct p2d_wdir_rm {
+	pthread_t	thread;
+	bool		thread_started;
+	char		*path;
+};
+
+void p2d_wdir_remove_start(struct p2d_wdir_rm *rm, char **path) __hidden;
+void p2d_wdir_remove_wait(const struct p2d_names *names, struct p2d_wdir_rm *rm) __hidden;
 
 /**
  * struct p2d_out - an output being written (write-output.c)
