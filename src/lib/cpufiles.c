@@ -29,7 +29,7 @@
 #include "cpufiles.h"
 #include "pages.h"
 
-#define WBUF_SIZE	(256u << 10)
+#define WBUF_SIZE	(128u << 10)
 
 /* A full buffer for the writer thread */
 struct wjob {

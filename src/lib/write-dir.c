@@ -17,13 +17,13 @@
  */
 #include <dirent.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <signal.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "write.h"
@@ -257,14 +257,58 @@ static int write_cmdlines(const struct p2d_tasks *tasks, const char *dir)
 	return ret;
 }
 
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+#define TREE_DEPTH	8	/* events/SYSTEM/EVENT/format is 4 deep */
+
+/* Remove what directory @dfd holds; passes again until a pass finds nothing */
+static void remove_in(int dfd, unsigned int depth)
 {
-	return remove(path) < 0 ? -1 : 0;
+	char buf[4096] __attribute__((aligned(8)));
+	bool removed = true;
+	long n, off;
+	int sub;
+
+	while (removed) {
+		removed = false;
+		if (lseek(dfd, 0, SEEK_SET) < 0)
+			return;
+		while ((n = syscall(SYS_getdents64, dfd, buf, sizeof(buf))) > 0) {
+			for (off = 0; off < n; ) {
+				struct dirent64 *e = (struct dirent64 *)(buf + off);
+
+				off += e->d_reclen;
+				if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+					continue;
+				if (e->d_type != DT_DIR && !unlinkat(dfd, e->d_name, 0)) {
+					removed = true;
+					continue;
+				}
+				if (depth >= TREE_DEPTH)
+					continue;
+				sub = openat(dfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+					     O_CLOEXEC);
+				if (sub < 0)
+					continue;
+				remove_in(sub, depth + 1);
+				close(sub);
+				removed |= !unlinkat(dfd, e->d_name, AT_REMOVEDIR);
+			}
+		}
+	}
 }
 
+/*
+ * Remove a private tree: getdents64(2) into a small buffer on the stack,
+ * no allocation (it runs in a thread that would get a malloc arena).
+ */
 static void remove_tree(const char *path)
 {
-	nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	int dfd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (dfd < 0)
+		return;
+	remove_in(dfd, 0);
+	close(dfd);
+	rmdir(path);
 }
 
 /*

@@ -97,9 +97,22 @@ if [ -f "$tmp/strace.1" ]; then
 		sub(/\(.*/, "", name)
 		n = 0
 		s = $0
-		while (match(s, /"[^"]*"/)) {
-			str[++n] = substr(s, RSTART + 1, RLENGTH - 2)
+		# a name relative to a directory descriptor (strace -y: "3</dir>,
+		# "name"") is in that directory
+		while (match(s, /[0-9]+<[^>]*>, "[^"]*"|"[^"]*"/)) {
+			m = substr(s, RSTART, RLENGTH)
 			s = substr(s, RSTART + RLENGTH)
+			dir = ""
+			if (m !~ /^"/) {
+				dir = m
+				sub(/^[0-9]+</, "", dir)
+				sub(/>, ".*/, "", dir)
+				sub(/^[^"]*"/, "\"", m)
+			}
+			m = substr(m, 2, length(m) - 2)
+			if (dir != "" && m !~ /^\//)
+				m = dir "/" m
+			str[++n] = m
 		}
 		if (!n)
 			next
