@@ -279,8 +279,11 @@ P2D_API void p2d_options_init_size(struct p2d_options *opts, size_t size);
  * everything succeeded, so a failure leaves nothing behind. The host is not touched: no tracefs access, no mounts, no sysctl
  * writes.
  *
- * What a caller can see of it: it starts no thread; it forks only with
- * @opts->isolate_formats; it changes no signal mask or disposition. For a
+ * What a caller can see of it: it leaves no thread running (its helper
+ * threads, for page writes, the kallsyms read ahead and the removal of its
+ * private directory, have every signal blocked and are joined before it
+ * returns; without a thread the calling thread does the work); it forks only
+ * with @opts->isolate_formats; it changes no signal mask or disposition. For a
  * few milliseconds while libtracecmd reads the metadata it names a private
  * directory in $TMPDIR or, when TMPDIR is not set, in a memory file system
  * ($XDG_RUNTIME_DIR, /dev/shm; else /tmp) (&p2d_options names tells when);

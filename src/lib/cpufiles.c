@@ -15,7 +15,7 @@
  *
  * An earlier writer thread, with one hand-over per page, was slower than
  * writing inline (0.106-0.111 s against 0.094-0.097 s on the syscalls
- * recording). With 256 KiB hand-overs and the rest of the conversion made
+ * recording). With 128 KiB hand-overs and the rest of the conversion made
  * cheaper, it is now faster: bench/real syscalls 0.0401 -> 0.0377 s, sched
  * 0.0417 -> 0.0396 s (medians of 21 interleaved rounds, same bytes).
  */
