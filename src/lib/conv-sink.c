@@ -377,6 +377,53 @@ alone:
 	return 0;
 }
 
+/* sink_tracepoints() may take its short path */
+static bool short_path(const struct p2d_conv *cv)
+{
+	return cv->tracing && cv->resolved && !cv->swap_payload && !p2d_select_active(cv->select);
+}
+
+/*
+ * Tracepoint samples in a row (p2d_rd_fast_samples()): as sink_event() for
+ * each, with what is the same for all of them looked at once. An event the
+ * short path does not cover (before the formats or the selection are
+ * settled, with a selection, in another byte order, on a CPU out of range,
+ * of an id without a format, or the one that looks at cancel) goes through
+ * sink_event().
+ */
+static int sink_tracepoints(void *ctx, const struct p2d_tp_event *t, size_t n, bool swap)
+{
+	struct p2d_conv *cv = ctx;
+	bool fast = short_path(cv);
+	struct p2d_event ev;
+	uint16_t id;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		const struct p2d_tp_event *e = &t[i];
+
+		if (fast && e->cpu < P2D_MAX_CPUS && e->len >= 8 &&
+		    (cv->events_read + 1) % CANCEL_EVERY &&
+		    p2d_tracing_has_event(cv->tracing, (id = p2d_get16(e->raw, false)))) {
+			cv->events_read++;
+			if (p2d_ksyms_has_fields(cv->ksyms_map, id))
+				p2d_ksyms_payload(cv->ksyms, e->raw, e->len);
+			ret = p2d_reorder_add(cv->queue, e->cpu, e->ts, e->raw, e->len);
+			if (ret)
+				return p2d_error(&cv->diag, e->off, ret, "queueing an event: %s",
+						 strerror(-ret));
+			continue;
+		}
+		p2d_tp_to_event(e, swap, &ev);
+		ret = sink_event(cv, &ev);
+		if (ret)
+			return ret;
+		fast = short_path(cv);
+	}
+	return 0;
+}
+
 static int sink_lost(void *ctx, uint32_t cpu, uint64_t ts, uint64_t count)
 {
 	struct p2d_conv *cv = ctx;
@@ -531,6 +578,7 @@ const struct p2d_sink_ops p2d_conv_sink = {
 	.tracing	= sink_tracing,
 	.source		= sink_source,
 	.event		= sink_event,
+	.tracepoints	= sink_tracepoints,
 	.lost		= sink_lost,
 	.round		= sink_round,
 	.sideband	= sink_sideband,

@@ -79,6 +79,8 @@ struct lost_cpu {
  * @announced: @attrs told to the sink (p2d_source) so far, at the last sample
  * @switch_output: one piece of a perf record --switch-output run (its cmdline)
  */
+#define P2D_RD_BATCH	64	/* tracepoint samples handed to the sink at once */
+
 struct p2d_reader {
 	const struct p2d_sink	*sink;
 	struct p2d_diag		*d;
@@ -119,6 +121,7 @@ struct p2d_reader {
 	uint64_t		rec_count[P2D_REC_MAX];
 	uint64_t		rec_unknown;
 	uint32_t		announced;
+	struct p2d_tp_event	batch[P2D_RD_BATCH];
 };
 
 /* Hand the tracing data (malloc()ed, given away) to the sink */
@@ -151,6 +154,8 @@ int p2d_rd_dispatch(struct p2d_reader *r, struct p2d_cursor *c, uint32_t type,
 int p2d_rd_lost_excess(struct p2d_reader *r) __hidden;
 int p2d_rd_build_id(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc) __hidden;
 bool p2d_rd_record_handled(unsigned int type) __hidden;
+int p2d_rd_fast_samples(struct p2d_reader *r, const uint8_t *p, size_t len, uint64_t pos,
+			bool packed, size_t *used) __hidden;
 
 /* read-perf-report.c */
 void p2d_rd_report_read(const struct p2d_reader *r) __hidden;

@@ -257,6 +257,42 @@ static int check_packed(struct p2d_reader *r, const struct rec_next *n, bool aft
 	return 0;
 }
 
+/*
+ * The tracepoint samples in a row that the input's window (or the
+ * decompressed data) holds: through p2d_rd_fast_samples().
+ */
+static int fast_run(struct p2d_reader *r)
+{
+	struct p2d_input *in = r->in;
+	const uint8_t *p;
+	uint64_t pos;
+	size_t len, used;
+	int ret;
+
+	if (r->unzstd_active) {
+		pos = r->unzstd_off;
+		p = p2d_unzstd_data(r->zstd, &len);
+		ret = p2d_rd_fast_samples(r, p, len, pos, true, &used);
+		if (used)
+			p2d_unzstd_consume(r->zstd, used);
+	} else {
+		pos = p2d_in_pos(in);
+		if (pos >= r->data_end)
+			return 0;
+		len = p2d_in_avail(in);
+		if (len > r->data_end - pos)
+			len = r->data_end - pos;
+		ret = p2d_rd_fast_samples(r, p2d_in_cur(in), len, pos, false, &used);
+		p2d_in_consume(in, used);
+		pos += used;
+	}
+	if (!ret && used && pos - r->last_progress >= PROGRESS_STEP) {
+		r->last_progress = pos;
+		r->sink->ops->progress(r->sink->ctx, pos, r->in->size);
+	}
+	return ret;
+}
+
 /**
  * p2d_rd_read_records - read every record of the data section (or stream)
  * @r: reader positioned at the first record
@@ -274,6 +310,9 @@ int p2d_rd_read_records(struct p2d_reader *r)
 	int ret;
 
 	for (;;) {
+		ret = fast_run(r);
+		if (ret)
+			return ret;
 		ret = r->unzstd_active ? next_packed(r, &n) : 0;
 		if (!ret)
 			ret = next_input(r, &n);

@@ -84,6 +84,57 @@ struct p2d_event {
 };
 
 /**
+ * struct p2d_tp_event - a tracepoint sample with nothing but its place and
+ *	payload: what most samples of a tracepoint recording are, handed over
+ *	in batches (&p2d_sink_ops tracepoints)
+ * @ts: timestamp in ns
+ * @raw: the ftrace payload, in the recording's byte order
+ * @len: payload bytes
+ * @cpu: CPU it was recorded on
+ * @pid: process id, when @has_pid
+ * @tid: thread id, when @has_pid
+ * @has_pid: the recording carries pid and tid
+ * @kernel_ip: the sample was taken in the kernel
+ * @off: input offset of the record, for messages
+ *
+ * The same sample as a &p2d_event with @source P2D_TRACEPOINT, no call
+ * chain, no registers and no user stack (p2d_tp_to_event()).
+ */
+struct p2d_tp_event {
+	uint64_t	ts;
+	const uint8_t	*raw;
+	uint32_t	len;
+	uint32_t	cpu;
+	uint32_t	pid;
+	uint32_t	tid;
+	bool		has_pid;
+	bool		kernel_ip;
+	uint64_t	off;
+};
+
+/**
+ * p2d_tp_to_event - the &p2d_event of a &p2d_tp_event
+ * @t: the batched sample
+ * @swap: the recording's byte order is not ours
+ * @ev: filled in (zeroed first)
+ */
+static inline void p2d_tp_to_event(const struct p2d_tp_event *t, bool swap, struct p2d_event *ev)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->cpu = t->cpu;
+	ev->pid = t->pid;
+	ev->tid = t->tid;
+	ev->has_pid = t->has_pid;
+	ev->swap = swap;
+	ev->kernel_ip = t->kernel_ip;
+	ev->ts = t->ts;
+	ev->source = P2D_TRACEPOINT;
+	ev->raw = t->raw;
+	ev->len = t->len;
+	ev->off = t->off;
+}
+
+/**
  * struct p2d_source - an event that is not a tracepoint (cpu-clock, cycles,
  * page-faults, ...), told to the sink before its first sample
  * @index: what its samples carry as &p2d_event source
@@ -264,6 +315,9 @@ struct p2d_read_stats {
  * @tracing: the tracing data (event formats), malloc()ed, ownership passes
  * @source: an event that is not a tracepoint; before its first sample
  * @event: one sample
+ * @tracepoints: @n tracepoint samples in a row (@swap: in the other byte
+ *	order), as @n calls of @event would give them; may be NULL (then
+ *	@event gets each)
  * @lost: @count events lost on @cpu (P2D_NO_CPU: unknown) at @ts (UINT64_MAX:
  *	reported only at the end, time unknown)
  * @round: the end of one of perf's rounds: older events may be released
@@ -280,6 +334,7 @@ struct p2d_sink_ops {
 	int	(*tracing)(void *ctx, uint8_t *blob, size_t len, uint64_t off);
 	int	(*source)(void *ctx, const struct p2d_source *src);
 	int	(*event)(void *ctx, const struct p2d_event *ev);
+	int	(*tracepoints)(void *ctx, const struct p2d_tp_event *ev, size_t n, bool swap);
 	int	(*lost)(void *ctx, uint32_t cpu, uint64_t ts, uint64_t count);
 	int	(*round)(void *ctx);
 	int	(*sideband)(void *ctx, const struct p2d_sideband *sb);
