@@ -676,10 +676,7 @@ int p2d_conv_emit_run(void *ctx, uint32_t cpu, const struct p2d_qentry *e, size_
 		return 0;
 	}
 	/* common_pid, at offset 4 of every event; payloads are in our byte order */
-	for (i = 0; i < n; i++)
-		if (e[i].len >= 8)
-			p2d_tasks_seen(cv->tasks, p2d_get32((const uint8_t *)(uintptr_t)e[i].off + 4,
-							    false));
+	p2d_tasks_seen_run(cv->tasks, e, n);
 	for (;;) {
 		ret = p2d_cpufiles_run(cv->cpus, cpu, e, n, &done);
 		cv->sum->events += done;

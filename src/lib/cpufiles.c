@@ -395,11 +395,7 @@ int p2d_cpufiles_run(struct p2d_cpufiles *cf, uint32_t cpu, const struct p2d_qen
 		if (!c)
 			return ret == -ERANGE ? p2d_error(cf->d, P2D_NO_OFFSET, ret, "CPU %u", cpu) : ret;
 	}
-	for (i = 0; i < n; i++) {
-		ret = p2d_pb_add_fast(&c->pb, e[i].ts, (const void *)(uintptr_t)e[i].off, e[i].len);
-		if (ret)
-			break;
-	}
+	ret = p2d_pb_add_run(&c->pb, e, n, &i);
 	if (i) {
 		if (!c->st.events)
 			c->st.first_ts = e[0].ts;

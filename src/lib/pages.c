@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "pages.h"
+#include "reorder.h"
 
 #define TS_SHIFT		27
 #define TS_MASK			((1u << TS_SHIFT) - 1)
@@ -222,6 +223,72 @@ int p2d_pb_add(struct p2d_page_builder *pb, uint64_t ts, const void *data, uint3
 	pb->last_ts = ts;
 	pb->events++;
 	return 0;
+}
+
+/**
+ * p2d_pb_add_run - add events in time order
+ * @pb: builder
+ * @e: the events (payload addresses in @off)
+ * @n: how many
+ * @done: set to how many were added
+ *
+ * As p2d_pb_add() for each, stopping at the first that fails. The common
+ * case (a little-endian output in this host's order, a small event with a
+ * short delta that fits the open page) is written with the page's state in
+ * locals: the same bytes p2d_pb_add_fast() writes.
+ *
+ * Returns 0, or p2d_pb_add()'s error for event *@done.
+ */
+int p2d_pb_add_run(struct p2d_page_builder *pb, const struct p2d_qentry *e, size_t n,
+		   size_t *done)
+{
+	size_t i = 0, start;
+	int ret = 0;
+
+	if (pb->swap || pb->big_endian) {
+		for (; i < n; i++) {
+			ret = p2d_pb_add_fast(pb, e[i].ts, (const void *)(uintptr_t)e[i].off,
+					      e[i].len);
+			if (ret)
+				break;
+		}
+		*done = i;
+		return ret;
+	}
+	while (i < n) {
+		if (pb->open) {
+			uint8_t *base = pb->page + pb->hdr_size;
+			uint32_t used = pb->used, room = pb->page_size - pb->hdr_size -
+						       (pb->missed ? pb->long_size : 0);
+			uint64_t last = pb->last_ts;
+
+			for (start = i; i < n; i++) {
+				uint32_t len = e[i].len, len4 = len ? (len + 3) & ~3u : 4;
+				uint64_t ts = e[i].ts, delta = ts - last;
+				uint8_t *p = base + used;
+
+				if (ts < last || len4 > P2D_PB_SMALL_MAX ||
+				    delta >= (1u << P2D_PB_TS_SHIFT) || used + 4 + len4 > room)
+					break;
+				p2d_put32(p, len4 / 4 | (uint32_t)delta << 5, false);
+				memset(p + len4, 0, 4);
+				memcpy(p + 4, (const void *)(uintptr_t)e[i].off, len);
+				used += 4 + len4;
+				last = ts;
+			}
+			pb->used = used;
+			pb->last_ts = last;
+			pb->events += i - start;
+			if (i == n)
+				break;
+		}
+		ret = p2d_pb_add(pb, e[i].ts, (const void *)(uintptr_t)e[i].off, e[i].len);
+		if (ret)
+			break;
+		i++;
+	}
+	*done = i;
+	return ret;
 }
 
 /**

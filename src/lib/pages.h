@@ -55,6 +55,9 @@ int p2d_pb_init(struct p2d_page_builder *pb, uint32_t page_size, uint32_t long_s
 		bool big_endian, p2d_page_fn flush, void *ctx) __hidden;
 void p2d_pb_release(struct p2d_page_builder *pb) __hidden;
 int p2d_pb_add(struct p2d_page_builder *pb, uint64_t ts, const void *data, uint32_t len) __hidden;
+struct p2d_qentry;
+int p2d_pb_add_run(struct p2d_page_builder *pb, const struct p2d_qentry *e, size_t n,
+		   size_t *done) __hidden;
 int p2d_pb_lost(struct p2d_page_builder *pb, uint64_t count) __hidden;
 int p2d_pb_lost_before(struct p2d_page_builder *pb, uint64_t count) __hidden;
 int p2d_pb_finish(struct p2d_page_builder *pb) __hidden;

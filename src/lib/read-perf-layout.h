@@ -46,6 +46,8 @@ struct p2d_id_offsets {
  * @in_sample: where the pid/tid pair, the time and the cpu sit in a sample
  * @off_raw: offset of the RAW size word, or -1
  * @in_trailer: where they sit in the sample_id trailer
+ * @tp_fast: a tracepoint, @fixed, whose samples have a time and a CPU: read
+ *	by p2d_rd_fast_samples()
  * @vals: the &enum p2d_val its samples carry (bitmask)
  * @announced: told to the sink as a &p2d_source
  */
@@ -68,6 +70,7 @@ struct p2d_attr {
 	struct p2d_id_offsets in_sample;
 	int		off_raw;
 	struct p2d_id_offsets in_trailer;
+	bool		tp_fast;
 	uint32_t	vals;
 	bool		announced;
 };

@@ -39,7 +39,8 @@ static int parse_trailer(const struct p2d_reader *r, const struct p2d_cursor *re
 /* Record handlers                                                          */
 
 /* The attr of the sample record at @p (@len bytes) */
-static inline struct p2d_attr *sample_attr_at(struct p2d_reader *r, const uint8_t *p, size_t len)
+static inline struct p2d_attr *sample_attr_at(struct p2d_reader *r, const uint8_t *p, size_t len,
+					      bool swap)
 {
 	uint64_t id;
 	struct id_cached *slot;
@@ -48,7 +49,7 @@ static inline struct p2d_attr *sample_attr_at(struct p2d_reader *r, const uint8_
 		return r->nr_attrs ? &r->attrs[0] : NULL;
 	if (len < 8 + (size_t)r->id_pos + 8)
 		return NULL;
-	id = p2d_get64(p + 8 + r->id_pos, r->swap);
+	id = p2d_get64(p + 8 + r->id_pos, swap);
 	slot = &r->id_cache[id % 16];
 	if (slot->attr && slot->id == id)
 		return slot->attr;
@@ -59,7 +60,7 @@ static inline struct p2d_attr *sample_attr_at(struct p2d_reader *r, const uint8_
 
 static struct p2d_attr *sample_attr(struct p2d_reader *r, const struct p2d_cursor *c)
 {
-	return sample_attr_at(r, c->buf, c->len);
+	return sample_attr_at(r, c->buf, c->len, c->swap);
 }
 
 static void warn_once(struct p2d_reader *r, bool *flag, uint64_t off, const char *msg)
@@ -211,29 +212,12 @@ static int deliver(struct p2d_reader *r, uint32_t n)
 	return 0;
 }
 
-/**
- * p2d_rd_fast_samples - the tracepoint samples that come next, in a row
- * @r: reader
- * @p: the next records: the complete ones in @len bytes are looked at
- * @len: bytes at @p (none past the end of the data section)
- * @pos: input offset of @p; with @packed, of the compressed record they
- *	came out of
- * @packed: @p is decompressed data
- * @used: set to the bytes of the records handled
- *
- * The common record, a sample of a tracepoint whose fields sit at fixed
- * offsets (&p2d_attr fixed) and that has a time and a CPU, read without the
- * record loop's general path and handed to the sink in batches: the same
- * events, in the same order, as rec_sample() gives. It stops at the first
- * record that is anything else (or is cut, or malformed), which the record
- * loop then reads as before.
- *
- * Returns 0 or the sink's error.
- */
-int p2d_rd_fast_samples(struct p2d_reader *r, const uint8_t *p, size_t len, uint64_t pos,
-			bool packed, size_t *used)
+/* p2d_rd_fast_samples() for a byte order (@swap, a constant) */
+static inline __attribute__((always_inline)) int fast_samples(struct p2d_reader *r,
+							       const uint8_t *p, size_t len,
+							       uint64_t pos, bool packed,
+							       size_t *used, const bool swap)
 {
-	const bool swap = r->swap;
 	size_t done = 0, run = 0;
 	uint32_t n = 0, size, raw;
 	int ret = 0;
@@ -249,9 +233,8 @@ int p2d_rd_fast_samples(struct p2d_reader *r, const uint8_t *p, size_t len, uint
 		size = p2d_get16(h + 6, swap);
 		if (p2d_get32(h, swap) != PERF_RECORD_SAMPLE || size < 8 || size > len - done)
 			break;
-		a = sample_attr_at(r, h, size);
-		if (!a || a->type != PERF_TYPE_TRACEPOINT || !a->fixed || a->in_sample.time < 0 ||
-		    a->in_sample.cpu < 0 || (uint32_t)a->off_raw + 4 > size - 8)
+		a = sample_attr_at(r, h, size, swap);
+		if (!a || !a->tp_fast || (uint32_t)a->off_raw + 4 > size - 8)
 			break;
 		raw = p2d_get32(body + a->off_raw, swap);
 		if (raw > size - 8 - a->off_raw - 4)
@@ -288,6 +271,34 @@ int p2d_rd_fast_samples(struct p2d_reader *r, const uint8_t *p, size_t len, uint
 	r->rec_count[PERF_RECORD_SAMPLE] += run;
 	*used = done;
 	return ret;
+}
+
+/**
+ * p2d_rd_fast_samples - the tracepoint samples that come next, in a row
+ * @r: reader
+ * @p: the next records: the complete ones in @len bytes are looked at
+ * @len: bytes at @p (none past the end of the data section)
+ * @pos: input offset of @p; with @packed, of the compressed record they
+ *	came out of
+ * @packed: @p is decompressed data
+ * @used: set to the bytes of the records handled
+ *
+ * The common record, a sample of a tracepoint whose fields sit at fixed
+ * offsets (&p2d_attr fixed) and that has a time and a CPU, read without the
+ * record loop's general path and handed to the sink in batches: the same
+ * events, in the same order, as rec_sample() gives. It stops at the first
+ * record that is anything else (or is cut, or malformed), which the record
+ * loop then reads as before.
+ *
+ * Returns 0 or the sink's error.
+ */
+int p2d_rd_fast_samples(struct p2d_reader *r, const uint8_t *p, size_t len, uint64_t pos,
+			bool packed, size_t *used)
+{
+	/* one loop for each byte order: the reads of its fields need no test */
+	if (r->swap)
+		return fast_samples(r, p, len, pos, packed, used, true);
+	return fast_samples(r, p, len, pos, packed, used, false);
 }
 
 /*

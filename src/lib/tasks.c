@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "bytes.h"
+#include "reorder.h"
 #include "tasks.h"
 
 #define COMM_LEN 16
@@ -178,6 +180,29 @@ void p2d_tasks_seen(struct p2d_tasks *t, uint32_t pid)
 		return;
 	e->seen = true;
 	t->last = e;
+}
+
+/**
+ * p2d_tasks_seen_run - p2d_tasks_seen() for each event of a run
+ * @t: table
+ * @e: the events; the common_pid of each is at offset 4 of its payload
+ *	(this host's order), those under 8 bytes have none
+ * @n: how many
+ */
+void p2d_tasks_seen_run(struct p2d_tasks *t, const struct p2d_qentry *e, size_t n)
+{
+	uint32_t pid;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (e[i].len < 8)
+			continue;
+		pid = p2d_get32((const uint8_t *)(uintptr_t)e[i].off + 4, false);
+		if (t->last && t->last->pid == pid)
+			t->last->seen = true;
+		else
+			p2d_tasks_seen(t, pid);
+	}
 }
 
 /**

@@ -14,6 +14,8 @@ int p2d_tasks_set(struct p2d_tasks *t, uint32_t pid, const char *comm, size_t le
 int p2d_tasks_fork(struct p2d_tasks *t, uint32_t child, uint32_t parent) __hidden;
 int p2d_tasks_parse_cmdlines(struct p2d_tasks *t, const char *buf, size_t len) __hidden;
 void p2d_tasks_seen(struct p2d_tasks *t, uint32_t pid) __hidden;
+struct p2d_qentry;
+void p2d_tasks_seen_run(struct p2d_tasks *t, const struct p2d_qentry *e, size_t n) __hidden;
 const char *p2d_tasks_get(const struct p2d_tasks *t, uint32_t pid) __hidden;
 unsigned int p2d_tasks_count(const struct p2d_tasks *t) __hidden;
 int p2d_tasks_write(const struct p2d_tasks *t, int fd) __hidden;
