@@ -13,6 +13,7 @@
 #include "conv.h"
 
 #define CANCEL_EVERY	256	/* events between looks at &p2d_options cancel */
+#define P2D_TP_GATHER	64	/* events sink_tracepoints() queues at once */
 
 /**
  * p2d_conv_cancelled - has the caller asked to stop (&p2d_options cancel)?
@@ -391,15 +392,30 @@ static bool short_path(const struct p2d_conv *cv)
  * of an id without a format, or the one that looks at cancel) goes through
  * sink_event().
  */
+/* The events sink_tracepoints() gathered (those of @t), to the queue */
+static int queue_many(struct p2d_conv *cv, const struct p2d_tp_event *t, const struct p2d_qin *in,
+		      size_t n)
+{
+	size_t done;
+	int ret = p2d_reorder_add_many(cv->queue, in, n, &done);
+
+	if (ret)
+		return p2d_error(&cv->diag, t[done].off, ret, "queueing an event: %s",
+				 strerror(-ret));
+	return 0;
+}
+
 static int sink_tracepoints(void *ctx, const struct p2d_tp_event *t, size_t n, bool swap)
 {
 	struct p2d_conv *cv = ctx;
 	bool fast = short_path(cv);
+	struct p2d_qin in[P2D_TP_GATHER];
 	struct p2d_event ev;
+	size_t i, k = 0;
 	uint16_t id;
-	size_t i;
 	int ret;
 
+	/* in[] gathers the events t[i - k .. i - 1] */
 	for (i = 0; i < n; i++) {
 		const struct p2d_tp_event *e = &t[i];
 
@@ -409,19 +425,29 @@ static int sink_tracepoints(void *ctx, const struct p2d_tp_event *t, size_t n, b
 			cv->events_read++;
 			if (p2d_ksyms_has_fields(cv->ksyms_map, id))
 				p2d_ksyms_payload(cv->ksyms, e->raw, e->len);
-			ret = p2d_reorder_add(cv->queue, e->cpu, e->ts, e->raw, e->len);
-			if (ret)
-				return p2d_error(&cv->diag, e->off, ret, "queueing an event: %s",
-						 strerror(-ret));
+			in[k].ts = e->ts;
+			in[k].data = e->raw;
+			in[k].len = e->len;
+			in[k].cpu = e->cpu;
+			if (++k == P2D_TP_GATHER) {
+				ret = queue_many(cv, e + 1 - k, in, k);
+				if (ret)
+					return ret;
+				k = 0;
+			}
 			continue;
 		}
+		/* the ones before it are queued first */
+		if (k && (ret = queue_many(cv, e - k, in, k)))
+			return ret;
+		k = 0;
 		p2d_tp_to_event(e, swap, &ev);
 		ret = sink_event(cv, &ev);
 		if (ret)
 			return ret;
 		fast = short_path(cv);
 	}
-	return 0;
+	return k ? queue_many(cv, t + n - k, in, k) : 0;
 }
 
 static int sink_lost(void *ctx, uint32_t cpu, uint64_t ts, uint64_t count)

@@ -366,6 +366,35 @@ int p2d_reorder_add(struct p2d_reorder *s, uint32_t cpu, uint64_t ts, const void
 }
 
 /**
+ * p2d_reorder_add_many - queue events, one after the other
+ * @s: queue
+ * @in: the events
+ * @n: how many
+ * @done: set to how many were queued (the index of the one that failed)
+ *
+ * As p2d_reorder_add() for each, in one loop.
+ *
+ * Returns 0, or p2d_reorder_add()'s error for event *@done.
+ */
+int p2d_reorder_add_many(struct p2d_reorder *s, const struct p2d_qin *in, size_t n,
+			 size_t *done)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < n; i++) {
+		if (in[i].len & P2D_GROUP_FLAG)
+			ret = -ERANGE;
+		else
+			ret = add_entry(s, in[i].cpu, in[i].ts, in[i].data, in[i].len, 0);
+		if (ret)
+			break;
+	}
+	*done = i;
+	return ret;
+}
+
+/**
  * p2d_reorder_add_group - queue events that stay together
  * @s: queue
  * @cpu: CPU (below P2D_MAX_CPUS)
@@ -493,16 +522,23 @@ static bool plain(const struct p2d_qentry *e)
 static int flush_run(struct p2d_reorder *s, struct cpuq *q, uint32_t cpu, uint64_t limit,
 		     bool strict)
 {
-	size_t i, end = q->head + 1;
+	size_t i, end = q->head + 1, bytes = q->e[q->head].len;
+	struct chunk *c;
+	size_t nr;
 	int ret;
 
 	while (end < q->n && plain(&q->e[end]) &&
 	       (q->e[end].ts < limit || (!strict && q->e[end].ts == limit)))
-		end++;
+		bytes += q->e[end++].len;
 	ret = s->emit_run(s->ctx, cpu, &q->e[q->head], end - q->head);
-	for (i = q->head; i < end; i++) {
+	s->bytes -= bytes;
+	/* release() for each, once per stretch of payloads in one chunk */
+	for (i = q->head; i < end; i += nr) {
+		c = chunk_of(q->e[i].off);
+		for (nr = 1; i + nr < end && chunk_of(q->e[i + nr].off) == c; nr++)
+			;
+		c->live -= nr - 1;
 		release(s, q, q->e[i].off);
-		s->bytes -= q->e[i].len;
 	}
 	q->emitted = true;
 	q->emitted_ts = q->e[end - 1].ts;

@@ -191,17 +191,19 @@ void p2d_tasks_seen(struct p2d_tasks *t, uint32_t pid)
  */
 void p2d_tasks_seen_run(struct p2d_tasks *t, const struct p2d_qentry *e, size_t n)
 {
-	uint32_t pid;
+	uint32_t pid, prev = 0;
+	bool have = false;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		if (e[i].len < 8)
 			continue;
 		pid = p2d_get32((const uint8_t *)(uintptr_t)e[i].off + 4, false);
-		if (t->last && t->last->pid == pid)
-			t->last->seen = true;
-		else
-			p2d_tasks_seen(t, pid);
+		if (have && pid == prev)
+			continue;	/* marked seen just now */
+		p2d_tasks_seen(t, pid);
+		prev = pid;
+		have = true;
 	}
 }
 
