@@ -207,6 +207,10 @@ struct p2d_options {
  *	here, or of another build id than the recording's
  * @unwind_skipped: user stacks not unwound: of a machine this build cannot
  *	unwind
+ * @bad_chains: call chains whose frames are left out, as perf leaves them
+ *	out: a value in them is in the range of perf's context markers but
+ *	none of them (a return address of -1 from a frame-pointer walk through
+ *	code without frame pointers, say). Their samples are converted.
  */
 struct p2d_summary {
 	size_t		size;
@@ -235,6 +239,7 @@ struct p2d_summary {
 	uint64_t	unwound;
 	uint64_t	unwind_short;
 	uint64_t	unwind_skipped;
+	uint64_t	bad_chains;
 };
 
 /**

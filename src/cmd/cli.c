@@ -541,7 +541,7 @@ static const char *plural(uint64_t n)
 /* What the recording holds that the trace.dat does not */
 static void left_out(const struct p2d_cli *cli, const struct p2d_summary *s)
 {
-	char line[256];
+	char line[384];
 	size_t len = 0;
 
 	count_item(line, sizeof(line), &len, s->other_samples,
@@ -549,6 +549,9 @@ static void left_out(const struct p2d_cli *cli, const struct p2d_summary *s)
 		   "samples of events the recording does not describe");
 	count_item(line, sizeof(line), &len, s->callchains, "call chain (--no-callchain)",
 		   "call chains (--no-callchain)");
+	count_item(line, sizeof(line), &len, s->bad_chains,
+		   "call chain perf shows no frame of (a value no context marker is)",
+		   "call chains perf shows no frame of (a value no context marker is)");
 	count_item(line, sizeof(line), &len, s->sideband,
 		   "side-band record (it names the tasks)", "side-band records (they name the tasks)");
 	if (len)

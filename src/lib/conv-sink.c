@@ -179,6 +179,13 @@ static int queue_group(struct p2d_conv *cv, const struct p2d_event *ev)
 	return 0;
 }
 
+/* The kernel addresses in the fields of a payload of event @id, for the symbol table */
+static inline void payload_ksyms(struct p2d_conv *cv, uint16_t id, const uint8_t *raw, uint32_t len)
+{
+	if (p2d_ksyms_has_fields(cv->ksyms_map, id))
+		p2d_ksyms_payload(cv->ksyms, raw, len);
+}
+
 /* A tracepoint sample: 1 when queued, 0 when left out, or a negative errno */
 static int tracepoint_event(struct p2d_conv *cv, const struct p2d_event *ev)
 {
@@ -192,8 +199,7 @@ static int tracepoint_event(struct p2d_conv *cv, const struct p2d_event *ev)
 		return skip_event(cv, ev, &cv->unknown_warned, "tracepoint sample of an event"
 				  " missing from the formats skipped", id);
 	if (!cv->swap_payload) {
-		if (p2d_ksyms_has_fields(cv->ksyms_map, id))
-			p2d_ksyms_payload(cv->ksyms, ev->raw, ev->len);
+		payload_ksyms(cv, id, ev->raw, ev->len);
 		return queue_event(cv, ev, ev->raw, ev->len);
 	}
 	memcpy(cv->scratch, ev->raw, ev->len);
@@ -316,6 +322,9 @@ static int stack_events(struct p2d_conv *cv, const struct p2d_event *ev, const u
 	memcpy(&of.flags, payload + 2, 2);
 	if (ev->nr_chain && (ret = p2d_synth_chain(cv->synth, ev, &ch)))
 		return ret;
+	if (ch.bad && !cv->sum->bad_chains++)
+		p2d_warn(&cv->diag, ev->off, "a call chain with a value of perf's context marker"
+			 " range that is no marker: its frames left out, as perf leaves them out");
 	for (i = 0; i < ch.nr_kernel; i++)
 		if (p2d_ksyms_add(cv->ksyms, ch.kernel[i]))
 			return -ENOMEM;
@@ -384,14 +393,6 @@ static bool short_path(const struct p2d_conv *cv)
 	return cv->tracing && cv->resolved && !cv->swap_payload && !p2d_select_active(cv->select);
 }
 
-/*
- * Tracepoint samples in a row (p2d_rd_fast_samples()): as sink_event() for
- * each, with what is the same for all of them looked at once. An event the
- * short path does not cover (before the formats or the selection are
- * settled, with a selection, in another byte order, on a CPU out of range,
- * of an id without a format, or the one that looks at cancel) goes through
- * sink_event().
- */
 /* The events sink_tracepoints() gathered (those of @t), to the queue */
 static int queue_many(struct p2d_conv *cv, const struct p2d_tp_event *t, const struct p2d_qin *in,
 		      size_t n)
@@ -405,6 +406,14 @@ static int queue_many(struct p2d_conv *cv, const struct p2d_tp_event *t, const s
 	return 0;
 }
 
+/*
+ * Tracepoint samples in a row (p2d_rd_fast_samples()): as sink_event() for
+ * each, with what is the same for all of them looked at once. An event the
+ * short path does not cover (before the formats or the selection are
+ * settled, with a selection, in another byte order, on a CPU out of range,
+ * of an id without a format, or the one that looks at cancel) goes through
+ * sink_event().
+ */
 static int sink_tracepoints(void *ctx, const struct p2d_tp_event *t, size_t n, bool swap)
 {
 	struct p2d_conv *cv = ctx;
@@ -423,8 +432,7 @@ static int sink_tracepoints(void *ctx, const struct p2d_tp_event *t, size_t n, b
 		    (cv->events_read + 1) % CANCEL_EVERY &&
 		    p2d_tracing_has_event(cv->tracing, (id = p2d_get16(e->raw, false)))) {
 			cv->events_read++;
-			if (p2d_ksyms_has_fields(cv->ksyms_map, id))
-				p2d_ksyms_payload(cv->ksyms, e->raw, e->len);
+			payload_ksyms(cv, id, e->raw, e->len);
 			in[k].ts = e->ts;
 			in[k].data = e->raw;
 			in[k].len = e->len;

@@ -40,8 +40,12 @@
 	" (void *)REC->caller[7]\n"
 
 /* perf's call chain context markers (linux/perf_event.h PERF_CONTEXT_*) */
+#define CONTEXT_HV		((uint64_t)-32)
 #define CONTEXT_KERNEL		((uint64_t)-128)
 #define CONTEXT_USER		((uint64_t)-512)
+#define CONTEXT_USER_DEFERRED	((uint64_t)-640)
+#define CONTEXT_GUEST_KERNEL	((uint64_t)-2176)
+#define CONTEXT_GUEST_USER	((uint64_t)-2560)
 #define CONTEXT_MAX		((uint64_t)-4095)
 
 /* The name and printf format of each &enum p2d_val in a format */
@@ -491,7 +495,15 @@ static int emit_stack(struct p2d_synth *s, const struct stack_fmt *f, const stru
  * @chain: set to the parts (valid until the next call)
  *
  * perf's PERF_CONTEXT_* markers split the chain and are dropped, with the
- * guest and hypervisor parts.
+ * guest and hypervisor parts. Any other value of the markers' range makes
+ * the whole chain empty and @chain->bad true: the markers perf's callchain
+ * resolution (machine.c, add_callchain_ip()) knows are HV, KERNEL, USER,
+ * USER_DEFERRED, GUEST_KERNEL and GUEST_USER, and on any other it discards
+ * all of the chain (perf script prints the sample without frames). Such
+ * values are user return addresses of a frame-pointer walk through code
+ * without frame pointers (a stack slot holding -1, say). (perf before 6.8
+ * knows no GUEST_* marker, before 6.19 no USER_DEFERRED, and discards
+ * those chains too; no kernel writes them in a host recording of x86.)
  *
  * Returns 0 or -ENOMEM.
  */
@@ -509,18 +521,30 @@ int p2d_synth_chain(struct p2d_synth *s, const struct p2d_event *ev, struct p2d_
 		s->frames_cap = ev->nr_chain;
 	}
 	user = s->frames + ev->nr_chain;
+	chain->kernel = s->frames;
+	chain->user = user;
+	chain->bad = false;
 	for (i = 0; i < ev->nr_chain; i++) {
 		ip = p2d_get64(ev->chain + 8 * (size_t)i, ev->swap);
-		if (ip >= CONTEXT_MAX)
-			ctxmark = ip;
-		else if (ctxmark == CONTEXT_KERNEL)
-			s->frames[nk++] = ip;
-		else if (ctxmark == CONTEXT_USER)
-			user[nu++] = ip;
+		if (ip < CONTEXT_MAX) {
+			if (ctxmark == CONTEXT_KERNEL)
+				s->frames[nk++] = ip;
+			else if (ctxmark == CONTEXT_USER)
+				user[nu++] = ip;
+			continue;
+		}
+		if (ip != CONTEXT_HV && ip != CONTEXT_KERNEL && ip != CONTEXT_USER &&
+		    ip != CONTEXT_USER_DEFERRED && ip != CONTEXT_GUEST_KERNEL &&
+		    ip != CONTEXT_GUEST_USER) {
+			chain->bad = true;
+			nk = nu = 0;
+			break;
+		}
+		ctxmark = ip;
+		if (ip == CONTEXT_USER_DEFERRED)	/* then a cookie, no frame */
+			i++;
 	}
-	chain->kernel = s->frames;
 	chain->nr_kernel = nk;
-	chain->user = user;
 	chain->nr_user = nu;
 	return 0;
 }

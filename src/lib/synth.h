@@ -37,12 +37,17 @@ typedef int (*p2d_payload_fn)(void *ctx, const uint8_t *data, uint32_t len);
  * @nr_kernel: how many
  * @user: the user frames, innermost first
  * @nr_user: how many
+ * @bad: the chain holds a value of perf's context range (-4095..-1) that is
+ *	no context marker: a stack walked by frame pointers it does not have
+ *	gives such return addresses. perf discards the whole chain then (it
+ *	prints the sample without frames), so both parts are empty.
  */
 struct p2d_chain {
 	const uint64_t	*kernel;
 	uint32_t	nr_kernel;
 	const uint64_t	*user;
 	uint32_t	nr_user;
+	bool		bad;
 };
 
 /**

@@ -14,8 +14,12 @@ order, each named as perf names it (the function, without perf's +offset),
 and a frame perf names no symbol for ([unknown]) must get no name or
 "[unknown]". The kernel part of perf's chain is its frames before the first
 user address; a user_stack frame must be an address or "[unknown]" (never a
-kernel function: perf names a kernel address in the user part [unknown]). It fails on any line it cannot read, and when there is no
-frame to compare. Prints "kernel frames: N compared, M named alike".
+kernel function: perf names a kernel address in the user part [unknown]). A
+sample perf prints without any frame (it discards a chain with a value of
+its context-marker range that is no marker) must have no stack event at all
+in trace-cmd's report. It fails on any line it cannot read, and when there
+is no frame to compare. Prints "kernel frames: N compared, M named alike"
+(and ", K samples without frames as perf shows them" when there are some).
 """
 import collections
 import re
@@ -37,7 +41,9 @@ def bad(path, n, line):
 
 
 def perf_frames(path):
+    """Each timestamp's samples' kernel parts, and how many samples of each have no frame"""
     out = collections.defaultdict(list)
+    frameless = collections.Counter()
     cur = None
     user = {}	# the samples whose user part has begun
     for n, line in enumerate(open(path, errors='replace'), 1):
@@ -47,11 +53,15 @@ def perf_frames(path):
         m = PERF_SAMPLE.match(line)
         if m:
             cur = []
-            out[int(m['s']) * 10**9 + int(m['ns'])].append(cur)
+            ts = int(m['s']) * 10**9 + int(m['ns'])
+            out[ts].append(cur)
+            frameless[ts] += 1
             continue
         f = PERF_FRAME.match(line)
         if not f or cur is None:
             bad(path, n, line)
+        if not cur and id(cur) not in user:	# the sample's first frame
+            frameless[ts] -= 1
         addr = int(f['addr'], 16)
         if addr < KERNEL:
             user[id(cur)] = True
@@ -59,11 +69,13 @@ def perf_frames(path):
             sym = f['sym']
             cur.append((addr, None if sym.startswith('[unknown]') else
                         re.sub(r'\+0x[0-9a-f]+$', '', sym)))
-    return out
+    return out, frameless
 
 
 def tc_frames(path):
+    """Each timestamp's kernel stacks, and the timestamps of user stacks"""
     out = collections.defaultdict(list)
+    users = set()
     cur, in_user = None, False
     for n, line in enumerate(open(path, errors='replace'), 1):
         if n == 1 and line.startswith('cpus='):
@@ -87,19 +99,24 @@ def tc_frames(path):
         if in_user:
             if not USER_FRAME.match('\t' + m['rest']):
                 bad(path, n, line)
+            users.add(ts)
             cur = None
         elif m['event'] == 'kernel_stack':
             cur = []
             out[ts].append(cur)
         else:
             cur = None
-    return out
+    return out, users
 
 
 def main():
-    perf, tc = perf_frames(sys.argv[1]), tc_frames(sys.argv[2])
+    (perf, frameless), (tc, tc_users) = perf_frames(sys.argv[1]), tc_frames(sys.argv[2])
     compared = named = 0
     errors = []
+    for ts in sorted(ts for ts, k in frameless.items() if k == len(perf[ts])):
+        if any(tc.get(ts, [])) or ts in tc_users:
+            errors.append(f'{ts / 1e9:.9f}: perf shows no frame, trace-cmd has a stack:'
+                          f' {tc.get(ts)}')
     for ts in sorted(perf):
         want = [k for k in ([f for f in s if f[0] >= KERNEL] for s in perf[ts]) if k]
         got = [s for s in tc.get(ts, []) if s]
@@ -117,7 +134,9 @@ def main():
     if errors:
         print('names: MISMATCH:\n  ' + '\n  '.join(errors[:5]))
         return 1
-    print(f'kernel frames: {compared} compared, {named} named alike')
+    nframeless = sum(frameless.values())
+    print(f'kernel frames: {compared} compared, {named} named alike' +
+          (f', {nframeless} samples without frames as perf shows them' if nframeless else ''))
     return 0
 
 
