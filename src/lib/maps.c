@@ -8,7 +8,10 @@
  * keeps them until the new image's mappings overlap them (as perf does).
  *
  * Each process's maps are an array sorted by address; processes are found
- * through an open-addressing table. Everything is bounded: P2D_MAX_MAPS
+ * through an open-addressing table. A forked process shares its parent's
+ * array until either of them changes it (copy on write, counted references):
+ * perf bench sched messaging forks thousands of tasks that map nothing, and
+ * a copy each made a third of the conversion's memory (bench/real, sched). Everything is bounded: P2D_MAX_MAPS
  * mappings in all (snapshots included), P2D_MAX_TASKS processes.
  *
  * PROCMAPS (what trace-cmd record --proc-map writes), one option per
@@ -28,11 +31,18 @@
 #define P2D_MAX_MAPS	(1u << 20)
 #define LINE_MAX_TC	(4096 + 22)	/* libtracecmd's STR_PROCMAP_LINE_MAX */
 
+/* An array of maps, shared by the processes whose @m points into it */
+struct mblock {
+	uint32_t	refs;
+	uint32_t	cap;
+	struct p2d_map	m[];
+};
+
 struct proc {
 	uint32_t	pid;
 	uint32_t	nr;
-	uint32_t	cap;
-	struct p2d_map	*m;
+	struct mblock	*blk;		/* NULL until it has maps */
+	struct p2d_map	*m;		/* @blk's */
 	uint64_t	gen;		/* changes with every change of @m */
 	struct p2d_map	*snap;		/* @m at the last user stack, and older maps it left */
 	uint32_t	nr_snap;
@@ -60,6 +70,12 @@ struct p2d_maps *p2d_maps_new(void)
 	return calloc(1, sizeof(struct p2d_maps));
 }
 
+static void put_block(struct mblock *b)
+{
+	if (b && !--b->refs)
+		free(b);
+}
+
 /**
  * p2d_maps_free - free them
  * @m: the maps, may be NULL
@@ -71,7 +87,7 @@ void p2d_maps_free(struct p2d_maps *m)
 	if (!m)
 		return;
 	for (i = 0; i < m->nr; i++) {
-		free(m->p[i].m);
+		put_block(m->p[i].blk);
 		free(m->p[i].snap);
 	}
 	free(m->p);
@@ -144,23 +160,35 @@ static struct proc *get(struct p2d_maps *m, uint32_t pid)
 	return p;
 }
 
+/* Room for @need maps in @p's array, which is then @p's own */
 static int reserve(struct p2d_maps *m, struct proc *p, uint32_t need)
 {
-	struct p2d_map *n;
+	struct mblock *b = p->blk, *n;
 	uint32_t cap;
 
-	if (need <= p->cap)
+	if (b && b->refs == 1 && need <= b->cap)
 		return 0;
-	if (m->total + (need - p->nr) > P2D_MAX_MAPS)
+	if (m->total + (need > p->nr ? need - p->nr : 0) > P2D_MAX_MAPS)
 		return -ENOSPC;
-	cap = p->cap ? p->cap : 16;
+	cap = b ? b->cap : 16;
 	while (cap < need)
 		cap *= 2;
-	n = realloc(p->m, cap * sizeof(*n));
-	if (!n)
-		return -ENOMEM;
-	p->m = n;
-	p->cap = cap;
+	if (b && b->refs == 1) {
+		n = realloc(b, sizeof(*n) + (size_t)cap * sizeof(n->m[0]));
+		if (!n)
+			return -ENOMEM;
+	} else {
+		n = malloc(sizeof(*n) + (size_t)cap * sizeof(n->m[0]));
+		if (!n)
+			return -ENOMEM;
+		n->refs = 1;
+		if (p->nr)
+			memcpy(n->m, p->m, p->nr * sizeof(n->m[0]));
+		put_block(b);
+	}
+	n->cap = cap;
+	p->blk = n;
+	p->m = n->m;
 	return 0;
 }
 
@@ -237,7 +265,8 @@ int p2d_maps_mmap(struct p2d_maps *m, uint32_t pid, const struct p2d_map *map)
  * @pid: the new process (a new thread when it is @ppid)
  * @ppid: the process it came from
  *
- * The new process starts with a copy of its parent's maps.
+ * The new process starts with its parent's maps: their array, shared until
+ * one of the two changes it.
  *
  * Returns 0, -ENOSPC past the bounds or -ENOMEM.
  */
@@ -245,7 +274,6 @@ int p2d_maps_fork(struct p2d_maps *m, uint32_t pid, uint32_t ppid)
 {
 	struct proc *parent, *p;
 	uint32_t n;
-	int ret;
 
 	if (pid == ppid || !(parent = find(m, ppid)))
 		return 0;
@@ -256,10 +284,16 @@ int p2d_maps_fork(struct p2d_maps *m, uint32_t pid, uint32_t ppid)
 	parent = find(m, ppid);	/* get() may have moved it */
 	m->total -= p->nr;
 	p->nr = 0;
-	ret = reserve(m, p, n + 1);
-	if (ret)
-		return ret;
-	memcpy(p->m, parent->m, n * sizeof(*p->m));
+	/* the bound counts the maps of each process, shared or not */
+	if (m->total + n > P2D_MAX_MAPS)
+		return -ENOSPC;
+	if (parent->blk != p->blk) {
+		put_block(p->blk);
+		p->blk = parent->blk;
+		p->m = parent->m;
+		if (p->blk)
+			p->blk->refs++;
+	}
 	p->nr = n;
 	m->total += n;
 	p->gen = ++m->clock;
