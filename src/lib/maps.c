@@ -182,9 +182,10 @@ static int reserve(struct p2d_maps *m, struct proc *p, uint32_t need)
 		if (!n)
 			return -ENOMEM;
 		n->refs = 1;
-		if (p->nr)
-			memcpy(n->m, p->m, p->nr * sizeof(n->m[0]));
-		put_block(b);
+		if (b) {	/* shared: @p's maps are @b's */
+			memcpy(n->m, b->m, (size_t)p->nr * sizeof(n->m[0]));
+			put_block(b);
+		}
 	}
 	n->cap = cap;
 	p->blk = n;
