@@ -550,8 +550,8 @@ static void left_out(const struct p2d_cli *cli, const struct p2d_summary *s)
 	count_item(line, sizeof(line), &len, s->callchains, "call chain (--no-callchain)",
 		   "call chains (--no-callchain)");
 	count_item(line, sizeof(line), &len, s->bad_chains,
-		   "call chain perf shows no frame of (a value no context marker is)",
-		   "call chains perf shows no frame of (a value no context marker is)");
+		   "call chain perf drops (a stray context-marker value)",
+		   "call chains perf drops (a stray context-marker value)");
 	count_item(line, sizeof(line), &len, s->sideband,
 		   "side-band record (it names the tasks)", "side-band records (they name the tasks)");
 	if (len)

@@ -11,8 +11,9 @@
  * through an open-addressing table. A forked process shares its parent's
  * array until either of them changes it (copy on write, counted references):
  * perf bench sched messaging forks thousands of tasks that map nothing, and
- * a copy each made a third of the conversion's memory (bench/real, sched). Everything is bounded: P2D_MAX_MAPS
- * mappings in all (snapshots included), P2D_MAX_TASKS processes.
+ * a copy each made a third of the conversion's memory (bench/real, sched).
+ * Everything is bounded: P2D_MAX_MAPS mappings in all (snapshots included,
+ * shared ones counted for each process), P2D_MAX_TASKS processes.
  *
  * PROCMAPS (what trace-cmd record --proc-map writes), one option per
  * process with user stacks, with the maps it had at its last one:
