@@ -49,6 +49,7 @@ struct p2d_cpu {
 	uint8_t			*buf[2];
 	unsigned int		cur;
 	bool			busy[2];	/* queued for the writer (under wr.lock) */
+	size_t			mapped[2];	/* bytes of buf[] mapped (p2d_prefault_to()) */
 	struct wjob		job[2];
 	struct p2d_cpufiles	*cf;
 };
@@ -223,6 +224,8 @@ static int page_out(void *ctx, const uint8_t *page, size_t size)
 	if (c->wlen + size > c->wsize)
 		ret = write_out(c->cf, c, false);
 	c->pb.page = c->wbuf + c->wlen;
+	if (c->wlen + size > c->mapped[c->cur])
+		p2d_prefault_to(c->wbuf, &c->mapped[c->cur], c->wlen + size, c->wsize);
 	return ret;
 }
 

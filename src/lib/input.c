@@ -63,6 +63,9 @@ int p2d_in_open(struct p2d_input *in, const char *path, int fd)
 	in->buf = malloc(in->cap);
 	if (!in->buf)
 		return -ENOMEM;
+	/* what the reads will fill: all of it, or all a small file needs */
+	p2d_prefault(in->buf, in->seekable && in->size - in->buf_off < in->cap ?
+		     (size_t)(in->size - in->buf_off) : in->cap);
 	return 0;
 }
 

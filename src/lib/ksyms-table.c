@@ -28,6 +28,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bytes.h"
@@ -497,6 +498,7 @@ struct kpass {
 	struct kent	*e;
 	uint32_t	nr;
 	uint32_t	cap;
+	size_t		mapped;		/* bytes of @e mapped (p2d_prefault_to()) */
 	struct builder	names;		/* only its names are used */
 	uint64_t	delta;		/* the file's addresses - the recording's */
 };
@@ -513,9 +515,14 @@ static int kent_push(struct kpass *k, const struct kline *l, uint64_t off, uint8
 		e = realloc(k->e, cap * sizeof(*e));
 		if (!e)
 			return -ENOMEM;
+		if (e != k->e)	/* moved: what is mapped of it is unknown past the copy */
+			k->mapped = (size_t)k->nr * sizeof(*e);
 		k->e = e;
 		k->cap = cap;
 	}
+	if ((size_t)(k->nr + 1) * sizeof(*e) > k->mapped)
+		p2d_prefault_to(k->e, &k->mapped, (size_t)(k->nr + 1) * sizeof(*e),
+				(size_t)k->cap * sizeof(*e));
 	e = &k->e[k->nr++];
 	e->start = e->end = l->addr;
 	e->off = (uint32_t)off;
@@ -875,10 +882,16 @@ struct p2d_kallsyms_ahead {
 
 static int kpass_open(struct kpass *k, const char *path)
 {
+	struct stat st;
+
 	k->in.fd = open(path, O_RDONLY | O_CLOEXEC);
 	k->in.buf = k->in.fd < 0 ? NULL : malloc(KBUF);
 	if (k->in.fd < 0 || !k->in.buf)
 		return k->in.fd < 0 ? -errno : -ENOMEM;
+	/* what the first read fills (a /proc file has size 0) */
+	if (!fstat(k->in.fd, &st))
+		p2d_prefault(k->in.buf, st.st_size && (uint64_t)st.st_size < KBUF ?
+			     (size_t)st.st_size : KBUF);
 	return 0;
 }
 
@@ -892,6 +905,7 @@ static void kpass_release(struct kpass *k)
 	free(k->names.names);
 	k->in.buf = NULL;
 	k->e = NULL;
+	k->mapped = 0;
 	k->names.names = NULL;
 }
 

@@ -120,6 +120,8 @@ static int rehash(struct p2d_maps *m)
 
 	if (!slot)
 		return -ENOMEM;
+	if ((size_t)n * sizeof(*slot) >= P2D_PREFAULT_MIN)
+		p2d_prefault(slot, (size_t)n * sizeof(*slot));	/* hashing touches every page */
 	for (i = 0; i < m->nr; i++) {
 		for (j = hash_pid(m->p[i].pid, n); slot[j]; j = (j + 1) & (n - 1))
 			;

@@ -43,12 +43,15 @@
 #define P2D_MAX_FEATURE		(64ull << 20)	/* any other feature section */
 #define P2D_MAX_TASKS		(4u << 20)
 #define P2D_QUEUE_CAP		(24u << 20)	/* reorder queue payload bytes */
+#define P2D_PREFAULT_MIN	(64u << 10)	/* hash tables this large are mapped at once */
 
 #include "bytes.h"
 
 /* Helpers */
 int p2d_write_all(int fd, const void *buf, size_t len) __hidden;
 int p2d_tmpfile(const char *dir) __hidden;
+void p2d_prefault(void *p, size_t len) __hidden;
+void p2d_prefault_to(void *base, size_t *mapped, size_t need, size_t size) __hidden;
 const char *p2d_tmp_dir(void) __hidden;
 const char *p2d_small_tmp_dir(void) __hidden;
 

@@ -50,6 +50,7 @@ struct chunk {
 	struct chunk	*all_prev;
 	size_t		size;		/* bytes of data[] */
 	size_t		used;
+	size_t		mapped;		/* bytes of data[] mapped (p2d_prefault_to()) */
 	size_t		live;		/* payloads not yet released */
 	uint8_t		data[];
 };
@@ -59,6 +60,7 @@ struct cpuq {
 	size_t		head;
 	size_t		n;
 	size_t		cap;
+	size_t		mapped;		/* bytes of @e mapped (p2d_prefault_to()) */
 	struct chunk	*cur;		/* being filled */
 	uint64_t	emitted_ts;
 	bool		emitted;
@@ -200,6 +202,17 @@ static __attribute__((noinline)) int grow(void **p, size_t *cap, size_t need, si
 	return 0;
 }
 
+/* A full queue gets more room; what is mapped of it is known up to its entries */
+static __attribute__((noinline)) int grow_entries(struct cpuq *q)
+{
+	struct p2d_qentry *old = q->e;
+	int ret = grow((void **)&q->e, &q->cap, q->n + 1, sizeof(*q->e));
+
+	if (!ret && q->e != old)
+		q->mapped = q->n * sizeof(*q->e);
+	return ret;
+}
+
 static bool big_chunk(const struct chunk *c)
 {
 	return c->size != CHUNK_SIZE - sizeof(*c);
@@ -239,7 +252,7 @@ static __attribute__((noinline)) struct chunk *chunk_get(struct p2d_reorder *s, 
 	if (!c)
 		return NULL;
 	c->size = size - sizeof(*c);
-	c->used = c->live = 0;
+	c->used = c->live = c->mapped = 0;
 	c->all_prev = NULL;
 	c->all_next = s->all;
 	if (s->all)
@@ -278,6 +291,8 @@ static inline uint64_t store(struct p2d_reorder *s, struct cpuq *q, const void *
 		q->cur = c = nc;
 	}
 	p = c->data + c->used;
+	if (c->used + len > c->mapped)
+		p2d_prefault_to(c->data, &c->mapped, c->used + len, c->size);
 	memcpy(p, data, len);
 	c->used += len;
 	if (big_chunk(c))
@@ -328,8 +343,11 @@ static inline int insert(struct cpuq *q, uint64_t ts, uint64_t off, uint32_t len
 {
 	struct p2d_qentry *e;
 
-	if (q->n == q->cap && grow((void **)&q->e, &q->cap, q->n + 1, sizeof(*q->e)))
+	if (q->n == q->cap && grow_entries(q))
 		return -ENOMEM;
+	if ((q->n + 1) * sizeof(*q->e) > q->mapped)
+		p2d_prefault_to(q->e, &q->mapped, (q->n + 1) * sizeof(*q->e),
+				q->cap * sizeof(*q->e));
 	/* the common case: in order */
 	if (q->n == q->head || q->e[q->n - 1].ts <= ts)
 		e = &q->e[q->n++];

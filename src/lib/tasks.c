@@ -98,6 +98,8 @@ static int rehash(struct p2d_tasks *t)
 	}
 	t->cap = ocap * 2;
 	t->last = NULL;
+	if ((size_t)t->cap * sizeof(*t->slot) >= P2D_PREFAULT_MIN)	/* hashing touches every page */
+		p2d_prefault(t->slot, (size_t)t->cap * sizeof(*t->slot));
 	for (i = 0; i < ocap; i++) {
 		if (!old[i].used)
 			continue;
