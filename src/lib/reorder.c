@@ -61,6 +61,7 @@ struct cpuq {
 	size_t		n;
 	size_t		cap;
 	size_t		mapped;		/* bytes of @e mapped (p2d_prefault_to()) */
+	size_t		room;		/* entries both allocated and mapped */
 	struct chunk	*cur;		/* being filled */
 	uint64_t	emitted_ts;
 	bool		emitted;
@@ -202,15 +203,25 @@ static __attribute__((noinline)) int grow(void **p, size_t *cap, size_t need, si
 	return 0;
 }
 
-/* A full queue gets more room; what is mapped of it is known up to its entries */
-static __attribute__((noinline)) int grow_entries(struct cpuq *q)
+/*
+ * Room for one more entry: the array grown when full (what is mapped of
+ * it is known up to its entries if it moved), its next pages mapped
+ */
+static __attribute__((noinline)) int more_entries(struct cpuq *q)
 {
 	struct p2d_qentry *old = q->e;
-	int ret = grow((void **)&q->e, &q->cap, q->n + 1, sizeof(*q->e));
+	size_t need = (q->n + 1) * sizeof(*q->e);
 
-	if (!ret && q->e != old)
-		q->mapped = q->n * sizeof(*q->e);
-	return ret;
+	if (q->n == q->cap) {
+		if (grow((void **)&q->e, &q->cap, q->n + 1, sizeof(*q->e)))
+			return -ENOMEM;
+		if (q->e != old)
+			q->mapped = q->n * sizeof(*q->e);
+	}
+	if (need > q->mapped)
+		p2d_prefault_to(q->e, &q->mapped, need, q->cap * sizeof(*q->e));
+	q->room = q->mapped / sizeof(*q->e) < q->cap ? q->mapped / sizeof(*q->e) : q->cap;
+	return 0;
 }
 
 static bool big_chunk(const struct chunk *c)
@@ -272,6 +283,30 @@ static void chunk_put(struct p2d_reorder *s, struct chunk *c)
 	s->free = c;
 }
 
+/*
+ * A chunk for @len more bytes, mapped: @q's own (its next pages mapped), or
+ * a free or new one. A payload never starts at the end of a chunk: that is
+ * the next one.
+ */
+static __attribute__((noinline)) struct chunk *chunk_room(struct p2d_reorder *s, struct cpuq *q,
+							  size_t len)
+{
+	struct chunk *c = q->cur, *nc;
+
+	if (!c || c->size - c->used < len || c->used == c->size) {
+		nc = chunk_get(s, len);
+		if (!nc)
+			return NULL;
+		/* the full chunk goes when its last payload is released */
+		if (c && !c->live)
+			chunk_put(s, c);
+		q->cur = c = nc;
+	}
+	if (c->mapped - c->used < len)
+		p2d_prefault_to(c->data, &c->mapped, c->used + len, c->size);
+	return c;
+}
+
 /* Copy a payload into @q's chunk; returns its address or 0 */
 static inline uint64_t store(struct p2d_reorder *s, struct cpuq *q, const void *data,
 			     uint32_t len)
@@ -279,20 +314,13 @@ static inline uint64_t store(struct p2d_reorder *s, struct cpuq *q, const void *
 	struct chunk *c = q->cur;
 	uint8_t *p;
 
-	/* (a payload never starts at the end of a chunk: that is the next one) */
-	if (!c || c->size - c->used < len || c->used == c->size) {
-		struct chunk *nc = chunk_get(s, len);
-
-		if (!nc)
+	/* mapped bytes at least as many as free ones: one test for both */
+	if (!c || c->mapped - c->used < len || c->used == c->size) {
+		c = chunk_room(s, q, len);
+		if (!c)
 			return 0;
-		/* the full chunk goes when its last payload is released */
-		if (c && !c->live)
-			chunk_put(s, c);
-		q->cur = c = nc;
 	}
 	p = c->data + c->used;
-	if (c->used + len > c->mapped)
-		p2d_prefault_to(c->data, &c->mapped, c->used + len, c->size);
 	memcpy(p, data, len);
 	c->used += len;
 	if (big_chunk(c))
@@ -343,11 +371,8 @@ static inline int insert(struct cpuq *q, uint64_t ts, uint64_t off, uint32_t len
 {
 	struct p2d_qentry *e;
 
-	if (q->n == q->cap && grow_entries(q))
+	if (q->n == q->room && more_entries(q))
 		return -ENOMEM;
-	if ((q->n + 1) * sizeof(*q->e) > q->mapped)
-		p2d_prefault_to(q->e, &q->mapped, (q->n + 1) * sizeof(*q->e),
-				q->cap * sizeof(*q->e));
 	/* the common case: in order */
 	if (q->n == q->head || q->e[q->n - 1].ts <= ts)
 		e = &q->e[q->n++];
