@@ -100,27 +100,6 @@ static size_t wbuf_size(uint32_t page_size)
 	return page_size > WBUF_SIZE ? page_size : WBUF_SIZE;
 }
 
-/* Write @len bytes at file offset @off: 0 or a negative errno (-ENOSPC when full) */
-static int pwrite_all(int fd, const uint8_t *p, size_t len, uint64_t off)
-{
-	ssize_t r;
-
-	while (len) {
-		r = pwrite(fd, p, len, (off_t)off);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (r == 0)
-			return -ENOSPC;
-		p += r;
-		off += (uint64_t)r;
-		len -= (size_t)r;
-	}
-	return 0;
-}
-
 static void *writer_main(void *arg)
 {
 	struct writer *w = arg;
@@ -140,7 +119,8 @@ static void *writer_main(void *arg)
 			w->tail = NULL;
 		skip = w->err != 0;
 		pthread_mutex_unlock(&w->lock);
-		ret = skip ? 0 : pwrite_all(j->c->st.fd, j->c->buf[j->idx], j->len, j->off);
+		ret = skip ? 0 : p2d_pwrite_all(j->c->st.fd, j->c->buf[j->idx], j->len,
+						(off_t)j->off);
 		pthread_mutex_lock(&w->lock);
 		if (ret && !w->err)
 			w->err = ret;
@@ -213,7 +193,7 @@ static int write_out(struct p2d_cpufiles *cf, struct p2d_cpu *c, bool last)
 		return 0;
 	c->st.bytes += c->wlen;
 	if (!c->buf[1] || !writer_start(cf)) {
-		ret = pwrite_all(c->st.fd, c->wbuf, c->wlen, off);
+		ret = p2d_pwrite_all(c->st.fd, c->wbuf, c->wlen, (off_t)off);
 		c->wlen = 0;
 		return ret;
 	}
@@ -228,7 +208,7 @@ static int write_out(struct p2d_cpufiles *cf, struct p2d_cpu *c, bool last)
 		ret = w->err;
 		pthread_mutex_unlock(&w->lock);
 		if (!ret)
-			ret = pwrite_all(c->st.fd, c->wbuf, c->wlen, off);
+			ret = p2d_pwrite_all(c->st.fd, c->wbuf, c->wlen, (off_t)off);
 		c->wlen = 0;
 		return ret;
 	}

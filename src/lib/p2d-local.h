@@ -29,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "perf2dat.h"
 
@@ -49,6 +50,7 @@
 
 /* Helpers */
 int p2d_write_all(int fd, const void *buf, size_t len) __hidden;
+int p2d_pwrite_all(int fd, const void *buf, size_t len, off_t off) __hidden;
 int p2d_tmpfile(const char *dir) __hidden;
 void p2d_prefault(void *p, size_t len) __hidden;
 void p2d_prefault_to(void *base, size_t *mapped, size_t need, size_t size) __hidden;

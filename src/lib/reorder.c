@@ -314,7 +314,11 @@ static inline uint64_t store(struct p2d_reorder *s, struct cpuq *q, const void *
 	struct chunk *c = q->cur;
 	uint8_t *p;
 
-	/* mapped bytes at least as many as free ones: one test for both */
+	/*
+	 * One test for room and mapped pages: a chunk's mapped bytes stand in
+	 * for its free ones (a big chunk, used == size, always takes the slow
+	 * path, whatever its mapped bytes)
+	 */
 	if (!c || c->mapped - c->used < len || c->used == c->size) {
 		c = chunk_room(s, q, len);
 		if (!c)

@@ -80,11 +80,25 @@ void p2d_prefault_to(void *base, size_t *mapped, size_t need, size_t size)
  */
 int p2d_write_all(int fd, const void *buf, size_t len)
 {
+	return p2d_pwrite_all(fd, buf, len, -1);
+}
+
+/**
+ * p2d_pwrite_all - write a whole buffer at a file offset
+ * @fd: descriptor
+ * @buf: bytes
+ * @len: count
+ * @off: file offset, or -1 for the descriptor's position (as write(2))
+ *
+ * Returns 0 or a negative errno (-ENOSPC when the disk is full).
+ */
+int p2d_pwrite_all(int fd, const void *buf, size_t len, off_t off)
+{
 	const uint8_t *p = buf;
 	ssize_t r;
 
 	while (len) {
-		r = write(fd, p, len);
+		r = off < 0 ? write(fd, p, len) : pwrite(fd, p, len, off);
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
@@ -93,6 +107,8 @@ int p2d_write_all(int fd, const void *buf, size_t len)
 		if (r == 0)
 			return -ENOSPC;
 		p += r;
+		if (off >= 0)
+			off += r;
 		len -= (size_t)r;
 	}
 	return 0;
