@@ -10,7 +10,10 @@
  * the longer name).
  *
  * The file is the mapping's path under $PERF2DAT_SYMFS when that is set
- * (as perf's --symfs). PROCMAPS gives no file offset, so the executable
+ * (as perf's --symfs), its ".." components kept under it; a trace.dat is
+ * untrusted data, so the file is opened only when it is a regular file
+ * (p2d_open_named(): a FIFO there would hang KernelShark), else it is
+ * named nowhere, with one line on stderr. PROCMAPS gives no file offset, so the executable
  * mapping is taken to map the file's executable PT_LOAD segment, as the
  * kernel's loader maps it. Each file is read once per stream.
  */
@@ -24,6 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "named-file.h"
 #include "stacks-local.h"
 
 #define PAGE_MASK_4K	(~(uint64_t)0xfff)
@@ -190,17 +194,18 @@ static void tidy(struct elf_file *ef)
 
 static void load(struct elf_file *ef)
 {
-	const char *root = getenv("PERF2DAT_SYMFS");
-	char path[4096 + 256];
-	GElf_Ehdr eh;
+	char *path = p2d_path_under(getenv("PERF2DAT_SYMFS"), ef->path), why[128];
 	Elf_Scn *scn = NULL, *dyn = NULL, *tab = NULL;
 	size_t phnum = 0;
-	Elf *elf;
+	Elf *elf = NULL;
+	GElf_Ehdr eh;
 	int fd;
 
-	if (snprintf(path, sizeof(path), "%s%s", root ? root : "", ef->path) >= (int)sizeof(path))
-		return;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = path ? p2d_open_named(path, why, sizeof(why)) : -ENOMEM;
+	if (fd == -P2D_ENOTREG)
+		fprintf(stderr, "kernelshark perf2dat: %s (named by the trace's PROCMAPS): %s\n",
+			path, why);
+	free(path);
 	if (fd < 0)
 		return;
 	elf_version(EV_CURRENT);

@@ -348,6 +348,7 @@ int p2d_conv_run(const struct p2d_options *opts, struct p2d_summary *sum)
 	ksyms_conf.vmlinux = opts->vmlinux;
 	ksyms_conf.symfs = opts->symfs && *opts->symfs ? opts->symfs : NULL;
 	ksyms_conf.buildid_dir = cv.buildid_dir;
+	ksyms_conf.diag = &cv.diag;
 	cv.tasks = p2d_tasks_alloc();
 	cv.synth = p2d_synth_new();
 	cv.dsos = p2d_dsos_new();

@@ -135,6 +135,31 @@ void p2d_warn(struct p2d_diag *d, uint64_t off, const char *fmt, ...)
 }
 
 /**
+ * p2d_warn_refused - a file the recording names was not opened: say so once
+ * @d: diagnostics
+ * @path: the file
+ * @why: what p2d_open_named() said of it
+ *
+ * One warning for each file (the first 32 files; a file is looked for
+ * again by each process that maps it, and by each source of symbols).
+ */
+void p2d_warn_refused(struct p2d_diag *d, const char *path, const char *why)
+{
+	uint32_t h = 2166136261u;
+	const char *s;
+	uint8_t i;
+
+	for (s = path; *s; s++)
+		h = (h ^ (uint8_t)*s) * 16777619u;
+	for (i = 0; i < d->nr_refused; i++)
+		if (d->refused[i] == h)
+			return;
+	if (d->nr_refused < sizeof(d->refused) / sizeof(d->refused[0]))
+		d->refused[d->nr_refused++] = h;
+	say(d, P2D_LOG_WARN, "%s (named by the recording): %s", path, why);
+}
+
+/**
  * p2d_info - an informational message (shown with -v)
  * @d: diagnostics
  * @fmt: printf format

@@ -21,6 +21,8 @@
  * @err_set: @error holds the first error
  * @name: the input, for warnings
  * @label: the file of a directory being read, for errors (or NULL)
+ * @refused: hashes of the files p2d_warn_refused() warned about
+ * @nr_refused: how many
  */
 struct p2d_diag {
 	p2d_log_fn		log;
@@ -31,6 +33,8 @@ struct p2d_diag {
 	bool			err_set;
 	const char		*name;
 	const char		*label;
+	uint32_t		refused[32];
+	uint8_t			nr_refused;
 };
 
 void p2d_diag_init(struct p2d_diag *d, const struct p2d_options *o, char *error,
@@ -38,6 +42,7 @@ void p2d_diag_init(struct p2d_diag *d, const struct p2d_options *o, char *error,
 int p2d_error(struct p2d_diag *d, uint64_t off, int err, const char *fmt, ...)
 	P2D_PRINTF(4, 5) __hidden;
 void p2d_warn(struct p2d_diag *d, uint64_t off, const char *fmt, ...) P2D_PRINTF(3, 4) __hidden;
+void p2d_warn_refused(struct p2d_diag *d, const char *path, const char *why) __hidden;
 void p2d_info(struct p2d_diag *d, const char *fmt, ...) P2D_PRINTF(2, 3) __hidden;
 
 /* Are informational messages wanted (-v)? */

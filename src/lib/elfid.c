@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "elfid.h"
+#include "named-file.h"
 
 #define NT_GNU_BUILD_ID_	3
 #define MAX_NOTES		(1u << 20)
@@ -96,10 +97,10 @@ int p2d_notes_build_id(const char *path, struct p2d_bid *bid)
 	bid->size = 0;
 	if (!buf)
 		return -ENOMEM;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = p2d_open_named(path, NULL, 0);
 	if (fd < 0) {
 		free(buf);
-		return -errno;
+		return fd;
 	}
 	while (len < MAX_NOTES && (n = read(fd, buf + len, MAX_NOTES - len)) > 0)
 		len += (size_t)n;
@@ -175,22 +176,4 @@ bool p2d_bid_parse(const char *hex, size_t len, struct p2d_bid *bid)
 	}
 	bid->size = (uint8_t)(len / 2);
 	return true;
-}
-
-/**
- * p2d_path_join - @path under the root @root (perf's --symfs)
- * @root: a directory, or NULL or "" for /
- * @path: an absolute path
- *
- * Returns a malloc()ed path, or NULL when out of memory.
- */
-char *p2d_path_join(const char *root, const char *path)
-{
-	char *out;
-
-	if (!root || !*root)
-		return strdup(path);
-	if (asprintf(&out, "%s%s%s", root, path[0] == '/' ? "" : "/", path) < 0)
-		return NULL;
-	return out;
 }

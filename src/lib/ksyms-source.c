@@ -29,21 +29,43 @@
 
 #include "dso.h"
 #include "ksyms.h"
+#include "named-file.h"
 
-static bool readable(const char *path)
+/*
+ * Open a file the recording leads to (or the user names): a regular file,
+ * else a negative errno; one that is not a regular file is reported
+ */
+static int open_file(const struct p2d_ksyms_conf *conf, const char *path)
 {
-	return access(path, R_OK) == 0;
+	char why[128];
+	int fd = p2d_open_named(path, why, sizeof(why));
+
+	if (fd == -P2D_ENOTREG && conf->diag)
+		p2d_warn_refused(conf->diag, path, why);
+	return fd;
+}
+
+/* Can @path be read as a kallsyms? */
+static int readable(const struct p2d_ksyms_conf *conf, const char *path)
+{
+	int fd = open_file(conf, path);
+
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
 }
 
 /* The build id of an ELF file: 0, -ENOENT (none), or why it cannot be read */
-static int file_build_id(const char *path, struct p2d_bid *bid)
+static int file_build_id(const struct p2d_ksyms_conf *conf, const char *path,
+			 struct p2d_bid *bid)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
+	int fd = open_file(conf, path), ret;
 	Elf *elf;
 
 	bid->size = 0;
 	if (fd < 0)
-		return -errno;
+		return fd;
 	elf_version(EV_CURRENT);
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF)
@@ -77,15 +99,16 @@ static void refuse(struct p2d_ksym_source *src, const char *what, const char *pa
 }
 
 /* --vmlinux FILE */
-static void user_vmlinux(const char *path, const struct p2d_bid *kernel,
+static void user_vmlinux(const struct p2d_ksyms_conf *conf, const struct p2d_bid *kernel,
 			 struct p2d_ksym_source *src)
 {
+	const char *path = conf->vmlinux;
 	struct p2d_bid bid;
-	int ret = file_build_id(path, &bid);
+	int ret = file_build_id(conf, path, &bid);
 
 	if (ret && ret != -ENOENT) {
 		snprintf(src->why, sizeof(src->why), "--vmlinux %s: %s", path,
-			 ret == -ENOEXEC ? "not an ELF file" : strerror(-ret));
+			 ret == -ENOEXEC ? "not an ELF file" : p2d_named_strerror(-ret));
 		src->warn = true;
 		return;
 	}
@@ -115,13 +138,16 @@ static bool kallsyms_build_id(const char *path, struct p2d_bid *bid)
 }
 
 /* --kallsyms FILE */
-static void user_kallsyms(const char *path, const struct p2d_bid *kernel,
+static void user_kallsyms(const struct p2d_ksyms_conf *conf, const struct p2d_bid *kernel,
 			  struct p2d_ksym_source *src)
 {
+	const char *path = conf->kallsyms;
 	struct p2d_bid bid;
+	int ret = readable(conf, path);
 
-	if (!readable(path)) {
-		snprintf(src->why, sizeof(src->why), "--kallsyms %s: %s", path, strerror(errno));
+	if (ret) {
+		snprintf(src->why, sizeof(src->why), "--kallsyms %s: %s", path,
+			 p2d_named_strerror(-ret));
 		src->warn = true;
 		return;
 	}
@@ -146,17 +172,20 @@ static char *find_vmlinux(const struct p2d_ksyms_conf *conf, const struct p2d_bi
 	struct p2d_bid bid;
 	size_t i;
 
+	/* a release is one name: one with a '/' or "..", from a damaged or forged file, none */
+	if (!p2d_path_component(release))
+		release = NULL;
 	for (i = 0; release && i < sizeof(paths) / sizeof(paths[0]); i++) {
 		snprintf(rel, sizeof(rel), "%s%s%s", paths[i][0], release, paths[i][1]);
-		path = p2d_path_join(conf->symfs, rel);
-		if (path && !file_build_id(path, &bid) && p2d_bid_equal(kernel, &bid))
+		path = p2d_path_under(conf->symfs, rel);
+		if (path && !file_build_id(conf, path, &bid) && p2d_bid_equal(kernel, &bid))
 			return path;
 		free(path);
 	}
 	if (!conf->buildid_dir || asprintf(&path, "%s/.build-id/%.2s/%s", conf->buildid_dir, hex,
 					   hex + 2) < 0)
 		return NULL;
-	if (!file_build_id(path, &bid) && p2d_bid_equal(kernel, &bid))
+	if (!file_build_id(conf, path, &bid) && p2d_bid_equal(kernel, &bid))
 		return path;
 	free(path);
 	return NULL;
@@ -165,13 +194,13 @@ static char *find_vmlinux(const struct p2d_ksyms_conf *conf, const struct p2d_bi
 /* The running kernel's, when it is the recording's */
 static char *running_kernel(const struct p2d_ksyms_conf *conf, const struct p2d_bid *kernel)
 {
-	char *notes = p2d_path_join(conf->symfs, "/sys/kernel/notes");
+	char *notes = p2d_path_under(conf->symfs, "/sys/kernel/notes");
 	struct p2d_bid bid;
 	bool same;
 
 	same = notes && !p2d_notes_build_id(notes, &bid) && p2d_bid_equal(kernel, &bid);
 	free(notes);
-	return same ? p2d_path_join(conf->symfs, "/proc/kallsyms") : NULL;
+	return same ? p2d_path_under(conf->symfs, "/proc/kallsyms") : NULL;
 }
 
 /**
@@ -192,11 +221,11 @@ void p2d_ksym_source_find(const struct p2d_ksyms_conf *conf, const struct p2d_bi
 		return;
 	}
 	if (conf->vmlinux) {
-		user_vmlinux(conf->vmlinux, kernel, src);
+		user_vmlinux(conf, kernel, src);
 		return;
 	}
 	if (conf->kallsyms) {
-		user_kallsyms(conf->kallsyms, kernel, src);
+		user_kallsyms(conf, kernel, src);
 		return;
 	}
 	if (!kernel->size) {
@@ -212,7 +241,7 @@ void p2d_ksym_source_find(const struct p2d_ksyms_conf *conf, const struct p2d_bi
 	}
 	if (conf->buildid_dir &&
 	    asprintf(&path, "%s/[kernel.kallsyms]/%s/kallsyms", conf->buildid_dir, hex) >= 0) {
-		if (readable(path)) {
+		if (!readable(conf, path)) {
 			set(src, path, false);
 			return;
 		}

@@ -33,6 +33,7 @@
 
 #include "bytes.h"
 #include "ksyms.h"
+#include "named-file.h"
 
 #define MAX_SYMS	(8u << 20)
 #define MAX_NAMES	(512u << 20)
@@ -884,10 +885,10 @@ static int kpass_open(struct kpass *k, const char *path)
 {
 	struct stat st;
 
-	k->in.fd = open(path, O_RDONLY | O_CLOEXEC);
+	k->in.fd = p2d_open_named(path, NULL, 0);
 	k->in.buf = k->in.fd < 0 ? NULL : malloc(KBUF);
 	if (k->in.fd < 0 || !k->in.buf)
-		return k->in.fd < 0 ? -errno : -ENOMEM;
+		return k->in.fd < 0 ? k->in.fd : -ENOMEM;
 	/* what the first read fills (a /proc file has size 0) */
 	if (!fstat(k->in.fd, &st))
 		p2d_prefault(k->in.buf, st.st_size && (uint64_t)st.st_size < KBUF ?
@@ -1039,7 +1040,7 @@ int p2d_ksym_table_kallsyms_ahead(struct p2d_kallsyms_ahead *a, const char *path
 			a->k = (struct kpass){ .in = { .fd = -1 } };
 			ahead_free(a);
 			if (ret) {
-				snprintf(why, why_len, "%s: %s", path, strerror(-ret));
+				snprintf(why, why_len, "%s: %s", path, p2d_named_strerror(-ret));
 				goto out;
 			}
 			goto rest;
@@ -1048,7 +1049,7 @@ int p2d_ksym_table_kallsyms_ahead(struct p2d_kallsyms_ahead *a, const char *path
 	}
 	ret = kpass_open(&k, path);
 	if (ret) {
-		snprintf(why, why_len, "%s: %s", path, strerror(-ret));
+		snprintf(why, why_len, "%s: %s", path, p2d_named_strerror(-ret));
 		goto out;
 	}
 	kallsyms_first(&k, ref, modules, &f);

@@ -26,6 +26,7 @@
 #include <event-parse.h>
 
 #include "ksyms.h"
+#include "named-file.h"
 
 #define MAX_ADDRS	(1u << 20)
 #define MAX_FIELDS	4		/* symbol fields of one event, at most */
@@ -379,11 +380,10 @@ static int load(struct p2d_ksyms *k, const struct p2d_ksym_source *src,
 		k->ahead = NULL;
 		return ret;
 	}
-	fd = open(src->path, O_RDONLY | O_CLOEXEC);
+	fd = p2d_open_named(src->path, NULL, 0);
 	if (fd < 0) {
-		ret = -errno;
-		snprintf(why, why_len, "%s: %s", src->path, strerror(errno));
-		return ret;
+		snprintf(why, why_len, "%s: %s", src->path, p2d_named_strerror(-fd));
+		return fd;
 	}
 	elf_version(EV_CURRENT);
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);

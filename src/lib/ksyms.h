@@ -22,12 +22,14 @@ struct tep_handle;
  * @vmlinux: a vmlinux (ELF) the user named, or NULL
  * @symfs: perf's --symfs: the root under which files are looked for, or NULL
  * @buildid_dir: perf's build-id cache ($PERF_BUILDID_DIR, ~/.debug), or NULL
+ * @diag: where a file that is not a regular file is reported, or NULL
  */
 struct p2d_ksyms_conf {
-	const char	*kallsyms;
-	const char	*vmlinux;
-	const char	*symfs;
-	const char	*buildid_dir;
+	const char		*kallsyms;
+	const char		*vmlinux;
+	const char		*symfs;
+	const char		*buildid_dir;
+	struct p2d_diag		*diag;
 };
 
 /**

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "elfid.h"
+#include "named-file.h"
 #include "unwind.h"
 
 #define MAX_PROCS	16
@@ -82,6 +83,17 @@ struct p2d_unwinder {
 /* ------------------------------------------------------------------------ */
 /* Files                                                                    */
 
+/* Open a file the recording leads to: a regular file, or a warning and -1 */
+static int open_file(struct p2d_unwinder *u, const char *path)
+{
+	char why[128];
+	int fd = p2d_open_named(path, why, sizeof(why));
+
+	if (fd == -P2D_ENOTREG && u->conf.diag)
+		p2d_warn_refused(u->conf.diag, path, why);
+	return fd;
+}
+
 static void obj_close(struct p2d_unwinder *u, struct obj *o)
 {
 	if (o->fd >= 0) {
@@ -132,7 +144,7 @@ static bool try_path(struct p2d_unwinder *u, struct obj *o, char *path, int mach
 
 	if (!path)
 		return false;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open_file(u, path);
 	if (fd >= 0 && usable(fd, machine, bid)) {
 		limit_open(u);
 		o->fd = fd;
@@ -179,7 +191,7 @@ static struct obj *object(struct p2d_unwinder *u, uint32_t index, int machine)
 		memcpy(bid.id, d->id, d->id_size);
 		bid.size = d->id_size;
 	}
-	if (d->file[0] == '/' && try_path(u, o, p2d_path_join(u->conf.symfs, d->file), machine,
+	if (d->file[0] == '/' && try_path(u, o, p2d_path_under(u->conf.symfs, d->file), machine,
 					  &bid))
 		return o;
 	p2d_build_id_hex(bid.id, bid.size, hex);
@@ -212,8 +224,8 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 		return -1;
 	p2d_build_id_hex(bits, (uint8_t)len, hex);
 	snprintf(rel, sizeof(rel), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
-	path = p2d_path_join(u->conf.symfs, rel);
-	fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	path = p2d_path_under(u->conf.symfs, rel);
+	fd = path ? open_file(u, path) : -1;
 	if (fd < 0) {
 		free(path);
 		return -1;
@@ -449,7 +461,7 @@ out:
 
 /**
  * p2d_unwinder_new - an unwinder of user stacks
- * @conf: where files come from (its strings are copied)
+ * @conf: where files come from (its strings are copied; its @diag is kept)
  *
  * Returns it, or NULL when out of memory.
  */
@@ -463,6 +475,7 @@ struct p2d_unwinder *p2d_unwinder_new(const struct p2d_unwind_conf *conf)
 	u->conf.symfs = conf->symfs ? strdup(conf->symfs) : NULL;
 	u->conf.buildid_dir = conf->buildid_dir ? strdup(conf->buildid_dir) : NULL;
 	u->conf.arch = conf->arch ? strdup(conf->arch) : NULL;
+	u->conf.diag = conf->diag;
 	u->cb.find_debuginfo = find_debuginfo;
 	u->cb.section_address = dwfl_offline_section_address;
 	u->cb.debuginfo_path = &u->debuginfo_path;

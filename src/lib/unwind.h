@@ -20,11 +20,13 @@
  * @symfs: perf's --symfs: the root the recorded paths are under, or NULL
  * @buildid_dir: perf's build-id cache, or NULL
  * @arch: the recording's architecture (ARCH feature), or NULL
+ * @diag: where a file that is not a regular file is reported, or NULL
  */
 struct p2d_unwind_conf {
-	const char	*symfs;
-	const char	*buildid_dir;
-	const char	*arch;
+	const char		*symfs;
+	const char		*buildid_dir;
+	const char		*arch;
+	struct p2d_diag		*diag;
 };
 
 /**

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Files a recording or a trace names: opened only when they are regular
+ * files, and looked for only under the root they belong to.
+ *
+ * Opening: the path is first opened with O_PATH, which reaches the inode
+ * without opening the file itself (no driver's open, no FIFO wait), and its
+ * type is taken from that descriptor; only a regular file is then opened
+ * for reading, through /proc/self/fd/N, which reopens that very inode
+ * however the path changes meanwhile. Without /proc (a bare chroot) the
+ * path is opened again and must lead to the same inode. The read open is
+ * non-blocking (a lease or a mandatory lock on a regular file makes it
+ * fail, not wait) and takes no controlling terminal.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "named-file.h"
+
+/* What a file of mode @m is, for a message */
+static const char *kind(mode_t m)
+{
+	switch (m & S_IFMT) {
+	case S_IFIFO:
+		return "a FIFO";
+	case S_IFCHR:
+		return "a character device";
+	case S_IFBLK:
+		return "a block device";
+	case S_IFDIR:
+		return "a directory";
+	case S_IFSOCK:
+		return "a socket";
+	default:
+		return "not a regular file";
+	}
+}
+
+static int fail(char *why, size_t size, int err)
+{
+	if (size)
+		snprintf(why, size, "%s", strerror(err));
+	return -err;
+}
+
+static int refuse(char *why, size_t size, mode_t m)
+{
+	if (size)
+		snprintf(why, size, "%s, not a regular file: not opened", kind(m));
+	return -P2D_ENOTREG;
+}
+
+/* Open the regular file @pfd (an O_PATH descriptor of @path, of @st) for reading */
+static int reopen(int pfd, const char *path, const struct stat *st)
+{
+	int flags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
+	char proc[32];
+	struct stat now;
+	int fd;
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", pfd);
+	fd = open(proc, flags);
+	if (fd < 0 && errno == ENOENT && access("/proc/self/fd", F_OK) < 0)
+		fd = open(path, flags);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &now) < 0 || now.st_dev != st->st_dev || now.st_ino != st->st_ino) {
+		close(fd);
+		return -ESTALE;
+	}
+	/* a regular file reads the same blocking or not: reads as usual from here */
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
+/**
+ * p2d_open_named - open for reading a file that a recording or a trace names
+ * @path: its path (symbolic links followed)
+ * @why: set to why it was not opened, when it was not (may be NULL if @why_size is 0)
+ * @why_size: size of @why
+ *
+ * The one way libperf2dat and its KernelShark plugin open such a file: a
+ * FIFO, a device node, a socket or a directory is never opened, only found
+ * out (with O_PATH), so a recording cannot make the reader wait or act on
+ * a device.
+ *
+ * Returns a read-only descriptor (close-on-exec), -P2D_ENOTREG when @path
+ * is there but is not a regular file (@why says what it is), or the
+ * negative errno of the failure (-ENOENT when there is no such file).
+ */
+int p2d_open_named(const char *path, char *why, size_t why_size)
+{
+	struct stat st;
+	int pfd, fd;
+
+	pfd = open(path, O_PATH | O_CLOEXEC);
+	if (pfd < 0)
+		return fail(why, why_size, errno);
+	if (fstat(pfd, &st) < 0) {
+		fd = fail(why, why_size, errno);
+	} else if (!S_ISREG(st.st_mode)) {
+		fd = refuse(why, why_size, st.st_mode);
+	} else {
+		fd = reopen(pfd, path, &st);
+		if (fd < 0)
+			fail(why, why_size, -fd);
+	}
+	close(pfd);
+	return fd;
+}
+
+/**
+ * p2d_named_strerror - what an error of p2d_open_named() means
+ * @err: the errno (positive)
+ */
+const char *p2d_named_strerror(int err)
+{
+	return err == P2D_ENOTREG ? "not a regular file" : strerror(err);
+}
+
+/**
+ * p2d_path_component - can @name stand as one component of a path?
+ * @name: a name a recording gives (a kernel release)
+ *
+ * True when it is not empty, not "." or "..", and holds no '/': pasted
+ * into "/lib/modules/NAME/build", it stays in /lib/modules.
+ */
+bool p2d_path_component(const char *name)
+{
+	return name && *name && strcmp(name, ".") && strcmp(name, "..") && !strchr(name, '/');
+}
+
+/**
+ * p2d_path_under - a recorded path under a root (perf's --symfs)
+ * @root: a directory, or NULL or "" for /
+ * @path: a path as recorded, taken as absolute
+ *
+ * The path is resolved by its names alone: empty and "." components go,
+ * ".." takes away the component before it but never climbs above @root,
+ * so "/../../etc/x" is @root/etc/x. (Symbolic links are followed when the
+ * file is opened: a tree under @root is the user's own.)
+ *
+ * Returns a malloc()ed path, or NULL when out of memory.
+ */
+char *p2d_path_under(const char *root, const char *path)
+{
+	size_t rlen = root ? strlen(root) : 0, len = 0, n;
+	const char *p = path, *e;
+	char *out;
+
+	while (rlen > 1 && root[rlen - 1] == '/')
+		rlen--;
+	if (rlen == 1 && root[0] == '/')
+		rlen = 0;
+	out = malloc(rlen + strlen(path) + 2);
+	if (!out)
+		return NULL;
+	if (rlen)
+		memcpy(out, root, rlen);
+	len = rlen;
+	for (; *p; p = e) {
+		while (*p == '/')
+			p++;
+		e = strchrnul(p, '/');
+		n = (size_t)(e - p);
+		if (!n || (n == 1 && p[0] == '.'))
+			continue;
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			while (len > rlen && out[len - 1] != '/')
+				len--;
+			if (len > rlen)
+				len--;	/* the '/' before it */
+			continue;
+		}
+		out[len++] = '/';
+		memcpy(out + len, p, n);
+		len += n;
+	}
+	if (len == rlen)
+		out[len++] = '/';
+	out[len] = '\0';
+	return out;
+}

@@ -1,0 +1,174 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# A recording names files, and a recording is untrusted data: a FIFO, a
+# device (/dev/zero), a directory or a symbolic link to a FIFO where it
+# names a file must be refused with one warning and never opened, and a
+# name with ".." must not leave the root it is looked for under. Three
+# readers of such names are tried, each under timeout and strace:
+#
+#  1. the conversion, reading the files of a --call-graph dwarf recording's
+#     MMAP2 records (the unwinder; tests/data/dwarf.data's libc renamed);
+#  2. the conversion, looking for the vmlinux its OSRELEASE leads to
+#     (/boot/vmlinux-RELEASE, /lib/modules/RELEASE/build/vmlinux, ...),
+#     under --symfs, and with a release of "../../.." without it;
+#  3. the KernelShark stack view (headless, tests/integration/kshark-stacks),
+#     reading the files a trace.dat's PROCMAPS names.
+#
+# Each must end within seconds with the events converted (or the stacks
+# shown); strace must show each special file looked at with O_PATH only,
+# never opened, and no path outside its root.
+set -u
+for tool in "${PYTHON3:-}" "${KSHARK_TEST:-}"; do
+	if [ -z "$tool" ] || [ ! -x "$tool" ]; then
+		echo "SKIP: named-files: python3 and the libkshark test program are needed"
+		exit 77
+	fi
+done
+if ! command -v strace > /dev/null 2>&1 || [ ! -r "${KSHARK_PLUGIN:-}" ]; then
+	echo "SKIP: named-files: strace and the KernelShark plugin are needed"
+	exit 77
+fi
+. "$TOP_SRCDIR/tests/integration/plugin-lock.sh"
+plugin_lock_shared
+# short, so that the names fit where libc's name was
+tmp=$(mktemp -d /tmp/p2dn.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+fail() {
+	echo "FAIL: named-files: $*"
+	exit 1
+}
+names="$PYTHON3 $TOP_SRCDIR/tests/tools/name-files.py"
+dump="$(dirname "$KSHARK_TEST")/kshark-stacks"
+prog=$PERF2DAT
+if [ -x "$(dirname "$PERF2DAT")/.libs/perf2dat" ]; then
+	prog="$(dirname "$PERF2DAT")/.libs/perf2dat"
+	LD_LIBRARY_PATH="$(dirname "$PERF2DAT")/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+	export LD_LIBRARY_PATH
+fi
+# LeakSanitizer (sanitizer build) cannot work under strace
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+export ASAN_OPTIONS
+unset PERF2DAT_SYMFS PERF2DAT_KALLSYMS PERF2DAT_VMLINUX
+libc=/usr/lib/x86_64-linux-gnu/libc.so.6
+rec=$DATA/dwarf.data
+
+mkfifo "$tmp/f"
+mkdir "$tmp/d" "$tmp/o" "$tmp/root"
+ln -s f "$tmp/l"
+ln -s /dev/zero "$tmp/z"
+mkfifo "$tmp/o/c" "$tmp/o/vmlinux"
+mkdir "$tmp/o/build"
+mkfifo "$tmp/o/build/vmlinux"
+
+# run NAME CMD...: CMD under timeout and strace, its stderr in $tmp/NAME.err
+run() {
+	name=$1
+	shift
+	timeout 30 strace -f -qq -s 4096 -e trace=%file -o "$tmp/$name.strace" "$@" \
+		> "$tmp/$name.out" 2> "$tmp/$name.err"
+	rc=$?
+	[ $rc -ne 124 ] || fail "$name: did not end within 30 s"
+	[ $rc -eq 0 ] || fail "$name: exit $rc: $(head -n 3 "$tmp/$name.err")"
+}
+
+# refused NAME PATH KIND WHO: PATH was looked at (O_PATH), never opened, and
+# the one warning says what it is (the readers look for a name as the kernel
+# would resolve it: "//tmp/f" as "/tmp/f")
+refused() {
+	name=$1 path=$2 kind=$3 who=$4
+	grep -F "\"$path\"" "$tmp/$name.strace" > "$tmp/$name.hits"
+	grep -q 'O_PATH' "$tmp/$name.hits" || fail "$name: $path was not looked for"
+	if grep -v 'O_PATH' "$tmp/$name.hits" | grep -E '^[0-9]+ +(open|openat|openat2)\('; then
+		fail "$name: $path was opened"
+	fi
+	n=$(grep -c -F "$path ($who): $kind, not a regular file: not opened" "$tmp/$name.err")
+	[ "$n" -eq 1 ] || fail "$name: $n warnings about $path, not 1: $(cat "$tmp/$name.err")"
+}
+
+# never NAME DIR: no path under DIR in the strace of NAME
+never() {
+	if grep -F "\"$2" "$tmp/$1.strace"; then
+		fail "$1: a name of the recording led out of its root, into $2"
+	fi
+}
+
+# 1. MMAP2 names -> the unwinder
+for k in f:a_FIFO d:a_directory l:a_FIFO /dev/zero:a_character_device; do
+	name=${k%%:*} kind=$(echo "${k#*:}" | tr _ ' ')
+	case $name in
+	/*) path=$name ;;
+	*) path=$tmp/$name ;;
+	esac
+	t=mmap-$(basename "$name")
+	$names path "$rec" "$tmp/$t.data" "$libc" "$path" || fail "$t: rewriting"
+	run "$t" "$prog" -f "$tmp/$t.data" -o "$tmp/$t.dat"
+	refused "$t" "$path" "$kind" "named by the recording"
+	grep -q '(10 tracepoint samples, ' "$tmp/$t.out" || fail "$t: not every sample: $(cat "$tmp/$t.out")"
+	"$TRACE_CMD" report "$tmp/$t.dat" > /dev/null 2>&1 || fail "$t: trace-cmd report fails"
+done
+
+# ... and one with ".." under --symfs stays under it
+dots="/../../../../..$tmp/o/c"
+$names path "$rec" "$tmp/dots.data" "$libc" "$dots" || fail "dots: rewriting"
+run mmap-dots "$prog" -f --symfs "$tmp/root" "$tmp/dots.data" -o "$tmp/dots.dat"
+never mmap-dots "$tmp/o"
+grep -q -F "\"$tmp/root$tmp/o/c\"" "$tmp/mmap-dots.strace" ||
+	fail "mmap-dots: $dots was not looked for under --symfs"
+
+# 2. OSRELEASE -> a vmlinux: one special file at each place perf looks
+rel=p2d-rel
+$names release "$rec" "$tmp/rel.data" "$rel" || fail "release: rewriting"
+r=$tmp/root
+mkdir -p "$r/boot" "$r/usr/lib/debug/boot" "$r/lib/modules/$rel/build" \
+	"$r/usr/lib/debug/lib/modules/$rel"
+mkfifo "$r/boot/vmlinux-$rel"
+mkdir "$r/usr/lib/debug/boot/vmlinux-$rel"
+ln -s "$tmp/f" "$r/lib/modules/$rel/build/vmlinux"
+ln -s /dev/zero "$r/usr/lib/debug/lib/modules/$rel/vmlinux"
+run release "$prog" -f --symfs "$r" "$tmp/rel.data" -o "$tmp/rel.dat"
+refused release "$r/boot/vmlinux-$rel" "a FIFO" "named by the recording"
+refused release "$r/usr/lib/debug/boot/vmlinux-$rel" "a directory" "named by the recording"
+refused release "$r/lib/modules/$rel/build/vmlinux" "a FIFO" "named by the recording"
+refused release "$r/usr/lib/debug/lib/modules/$rel/vmlinux" "a character device" \
+	"named by the recording"
+grep -q '(10 tracepoint samples, ' "$tmp/release.out" || fail "release: not every sample"
+
+# ... and a release that climbs: not out of --symfs, nor out of /lib/modules
+up=../../../../../../../..$tmp/o
+$names release "$rec" "$tmp/up.data" "$up" || fail "release-up: rewriting"
+run release-up "$prog" -f --symfs "$r" "$tmp/up.data" -o "$tmp/up1.dat"
+never release-up "$tmp/o"
+run release-up-root "$prog" -f "$tmp/up.data" -o "$tmp/up2.dat"
+never release-up-root "$tmp/o"
+if grep -E '"[^"]*/\.\./' "$tmp/release-up-root.strace"; then
+	fail "release-up-root: a path with .. was looked for"
+fi
+
+# 3. PROCMAPS -> the stack view
+"$prog" -q -f "$rec" -o "$tmp/good.dat" || fail "converting $rec"
+for k in f:a_FIFO d:a_directory l:a_FIFO /dev/zero:a_character_device; do
+	name=${k%%:*} kind=$(echo "${k#*:}" | tr _ ' ')
+	case $name in
+	/*) path=$name ;;
+	*) path=$tmp/$name ;;
+	esac
+	padded=$(printf '%*s' $((${#libc} - ${#path})) '' | tr ' ' /)$path
+	t=view-$(basename "$name")
+	$names path "$tmp/good.dat" "$tmp/$t.dat" "$libc" "$path" || fail "$t: rewriting"
+	run "$t" "$dump" "$KSHARK_PLUGIN" "$tmp/$t.dat"
+	refused "$t" "$path" "$kind" "named by the trace's PROCMAPS"
+	grep -q "^frame u .*($padded)" "$tmp/$t.out" || fail "$t: no frame in $padded shown"
+done
+$names path "$tmp/good.dat" "$tmp/view-dots.dat" "$libc" "$dots" || fail "view-dots: rewriting"
+PERF2DAT_SYMFS=$tmp/root
+export PERF2DAT_SYMFS
+run view-dots "$dump" "$KSHARK_PLUGIN" "$tmp/view-dots.dat"
+unset PERF2DAT_SYMFS
+never view-dots "$tmp/o"
+grep -q -F "\"$tmp/root$tmp/o/c\"" "$tmp/view-dots.strace" ||
+	fail "view-dots: $dots was not looked for under PERF2DAT_SYMFS"
+
+echo "PASS: named-files: FIFOs, a directory, /dev/zero and links to them named by MMAP2"
+echo "  records, OSRELEASE and PROCMAPS refused unopened with one warning each, within"
+echo "  seconds; names with .. kept under --symfs and out of /lib/modules"
