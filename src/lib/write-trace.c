@@ -8,16 +8,24 @@
  * Host safety: libtracefs is pointed at the private directory before the
  * writer is created, so neither the host's tracefs nor /proc/mounts is read
  * and nothing gets mounted; that setting, and the log level, are process
- * wide: conversions hold writer_lock while they write and put both back. The writer also sets
- * /proc/sys/kernel/kptr_restrict to 0 around its kallsyms copy when it can;
- * we take CAP_SYS_ADMIN out of this thread's effective set for that call,
- * so the kernel refuses the write and the value never changes.
+ * wide: conversions hold writer_lock while they write and put both back.
+ *
+ * The writer also opens /proc/sys/kernel/kptr_restrict for writing around
+ * its kallsyms copy, to set it to 0 and back (a host change a kill -9 would
+ * leave behind). So the headers, the only part of the writer that reads
+ * files, are written by a thread of its own whose root is the private
+ * directory (unshare(CLONE_FS) and chroot(), where the process may: as
+ * root, the one case where that write could succeed): there is no /proc
+ * there, and libtracecmd leaves kptr_restrict alone when it finds none.
+ * Where the thread cannot be confined, it takes CAP_SYS_ADMIN out of its
+ * effective set, so that the kernel refuses the write.
  */
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <linux/capability.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -35,6 +43,22 @@ static pthread_mutex_t writer_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* ------------------------------------------------------------------------ */
 /* Keep the writer's hands off kernel.kptr_restrict                         */
+
+/* Give this thread a root of its own: @dir. True when done. */
+static bool confine(const char *dir)
+{
+	bool ok;
+	int fd;
+
+	if (unshare(CLONE_FS) < 0)
+		return false;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	ok = fchdir(fd) == 0 && chroot(".") == 0;
+	close(fd);
+	return ok;
+}
 
 struct cap_guard {
 	bool		dropped;
@@ -195,7 +219,6 @@ static int write_headers(const struct p2d_write_job *j, struct p2d_diag *d,
 {
 	const char *clock = p2d_clock_name(j->meta->has_clockid ? j->meta->clockid : -1);
 	char kallsyms[PATH_MAX];
-	struct cap_guard guard;
 	int ret;
 
 	if (tracecmd_output_set_version(h, j->file_version ? j->file_version : 7))
@@ -211,9 +234,7 @@ static int write_headers(const struct p2d_write_job *j, struct p2d_diag *d,
 	tracecmd_set_out_clock(h, clock);
 	tracecmd_set_quiet(h, true);
 
-	drop_sys_admin(&guard);
 	ret = tracecmd_output_write_headers(h, NULL);
-	restore_caps(&guard);
 	if (ret)
 		return p2d_error(d, P2D_NO_OFFSET, -EIO, "libtracecmd: writing the headers failed");
 	if (add_options(j, h, clock, nr_cpus))
@@ -223,6 +244,48 @@ static int write_headers(const struct p2d_write_job *j, struct p2d_diag *d,
 	if (tracecmd_write_cpus(h, nr_cpus) || tracecmd_write_options(h))
 		return p2d_error(d, P2D_NO_OFFSET, -EIO, "libtracecmd: writing options failed");
 	return 0;
+}
+
+/* What the headers' thread does, and what it found */
+struct headers_job {
+	const struct p2d_write_job	*j;
+	struct p2d_diag			*d;
+	struct tracecmd_output		*h;
+	const char			*dir;
+	int				nr_cpus;
+	bool				own_thread;
+	int				ret;
+};
+
+static void *headers_thread(void *arg)
+{
+	struct headers_job *hj = arg;
+	struct cap_guard guard = { .dropped = false };
+	const char *dir = hj->dir;
+
+	if (hj->own_thread && confine(dir))
+		dir = "/";
+	else
+		drop_sys_admin(&guard);
+	hj->ret = write_headers(hj->j, hj->d, hj->h, dir, hj->nr_cpus);
+	restore_caps(&guard);
+	return NULL;
+}
+
+/* write_headers() in a thread confined to @dir (or here, when no thread can be had) */
+static int write_headers_confined(const struct p2d_write_job *j, struct p2d_diag *d,
+				  struct tracecmd_output *h, const char *dir, int nr_cpus)
+{
+	struct headers_job hj = { j, d, h, dir, nr_cpus, true, 0 };
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, headers_thread, &hj) == 0) {
+		pthread_join(t, NULL);
+	} else {
+		hj.own_thread = false;
+		headers_thread(&hj);
+	}
+	return hj.ret;
 }
 
 /* The pages: nothing is read from the private directory any more */
@@ -349,7 +412,7 @@ static int write_locked(const struct p2d_write_job *j, struct p2d_diag *d, int o
 		ret = p2d_error(d, P2D_NO_OFFSET, -EIO, "libtracecmd: cannot create the output");
 		goto out;
 	}
-	ret = write_headers(j, d, h, dir, nr_cpus);
+	ret = write_headers_confined(j, d, h, dir, nr_cpus);
 	/* the named directory goes as soon as libtracecmd has read it, meanwhile */
 	p2d_wdir_remove_start(&rm, &dir);
 	/* the last pages were being written while the rest was done */

@@ -2,19 +2,29 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # The converter must leave the host as it found it: kernel.kptr_restrict
-# unchanged (libtracecmd's writer tries to set it to 0 when run as root),
-# no new mounts, no access to the host's tracefs or debugfs, tracefs's
-# settings unchanged, and nothing written outside the output's directory
-# and $TMPDIR (every file operation of several conversions, good and bad,
-# is checked with strace). Meant to be run as root too (CI is).
+# unchanged (libtracecmd's writer would set it to 0 and back when run as
+# root), no new mounts, no access to the host's tracefs or debugfs,
+# tracefs's settings unchanged, nothing opened for writing under /proc or
+# /sys (as root, not even tried: the writer's kptr_restrict write among
+# them), and nothing written outside the output's directory and $TMPDIR.
+# Every file operation of several conversions, good and bad, by the CLI,
+# by the trace-cmd front end and by the KernelShark plugin (headless
+# libkshark), is checked with strace, which is required. Meant to be run as
+# root too (CI is).
 set -u
 [ -n "${TRACE_CMD:-}" ] || true
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 fail() {
 	echo "FAIL: host-safety: $*"
 	exit 1
 }
+command -v strace > /dev/null 2>&1 || fail "strace not found (Debian: strace; a CI package)"
+if [ "${FRONTEND_ENABLED:-no}" != yes ] || [ ! -x "${KSHARK_TEST:-}" ] ||
+   [ ! -r "${KSHARK_PLUGIN:-}" ]; then
+	echo "SKIP: host-safety: the trace-cmd front end and the KernelShark plugin are needed"
+	exit 77
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 out="$tmp/out"
 priv="$tmp/tmpdir"
 mkdir "$out" "$priv"
@@ -27,6 +37,8 @@ if [ -x "$(dirname "$PERF2DAT")/.libs/perf2dat" ]; then
 	LD_LIBRARY_PATH="$(dirname "$PERF2DAT")/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 	export LD_LIBRARY_PATH
 fi
+front=$FRONTEND
+[ ! -x "$(dirname "$FRONTEND")/.libs/trace-cmd" ] || front="$(dirname "$FRONTEND")/.libs/trace-cmd"
 # LeakSanitizer (sanitizer build) cannot work under strace
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 export ASAN_OPTIONS
@@ -45,11 +57,7 @@ tracefs_before=$(tracefs_state)
 n=0
 run() {
 	n=$((n + 1))
-	if command -v strace >/dev/null 2>&1; then
-		strace -f -y -qq -s 4096 -e trace=%file,write,mount,umount2 -o "$tmp/strace.$n" "$@"
-	else
-		"$@"
-	fi
+	strace -f -y -qq -s 4096 -e trace=%file,write,mount,umount2 -o "$tmp/strace.$n" "$@"
 }
 run "$prog" -q "$DATA/sample.data" -o "$out/a.dat" || fail "conversion failed"
 run "$prog" -q --compression zstd "$DATA/sample.data" -o "$out/b.dat" ||
@@ -64,6 +72,17 @@ run "$prog" -q --kallsyms "$tmp/ksyms" "$DATA/sample.data" -o "$out/f.dat" ||
 head -c 70000 "$DATA/sample.data" > "$tmp/cut.data"
 run "$prog" -q "$tmp/cut.data" -o "$out/g.dat" 2> /dev/null && fail "a cut file converted"
 [ ! -e "$out/g.dat" ] || fail "output left after an error"
+# the front end: convert --from-perf, and report on a perf.data (the real
+# trace-cmd reading what the front end converted)
+run "$front" convert --from-perf -q "$DATA/sample.data" -o "$out/h.dat" ||
+	fail "trace-cmd convert --from-perf failed"
+run "$front" report "$DATA/sample.data" > /dev/null || fail "trace-cmd report failed"
+# the KernelShark plugin, in libkshark's process, spawning the converter
+. "$TOP_SRCDIR/tests/integration/plugin-lock.sh"
+plugin_lock_shared
+LD_LIBRARY_PATH="$P2D_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" PERF2DAT_CONVERTER=$prog \
+	run "$KSHARK_TEST" --open "$DATA/sample.data" "$DATA/dwarf.data" > /dev/null ||
+	fail "the KernelShark plugin failed"
 
 after=$(cat $kptr 2>/dev/null)
 [ "$before" = "$after" ] || fail "kptr_restrict changed from '$before' to '$after'"
@@ -72,7 +91,7 @@ mounts_after=$(cat /proc/self/mountinfo | awk '{ print $5, $9 }' | sort)
 [ "$tracefs_before" = "$(tracefs_state)" ] || fail "tracefs settings changed"
 [ -z "$(ls -A "$priv")" ] || fail "left in \$TMPDIR: $(ls -A "$priv")"
 
-if [ -f "$tmp/strace.1" ]; then
+{
 	cat "$tmp"/strace.* > "$tmp/strace"
 	if grep -E 'write\([0-9]+</proc/sys/kernel/kptr_restrict>.*= [0-9]+$' "$tmp/strace"; then
 		fail "kptr_restrict was written"
@@ -83,6 +102,12 @@ if [ -f "$tmp/strace.1" ]; then
 	if grep -E 'open(at)?\(.*"(/sys/kernel/(tracing|debug)|/proc/mounts)' "$tmp/strace"; then
 		fail "the host's tracefs or mount table was read"
 	fi
+	# under /proc or /sys: nothing opened for writing; as root, nothing tried
+	grep -E '^[0-9]+ +(open|openat|openat2|creat)\([^"]*"/(proc|sys)/' "$tmp/strace" |
+		grep -E 'O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|O_APPEND|O_TMPFILE|creat\(' > "$tmp/procsys"
+	[ "$(id -u)" -eq 0 ] || grep -E '= [0-9]+$' "$tmp/procsys" > "$tmp/procsys.ok"
+	[ "$(id -u)" -eq 0 ] || mv "$tmp/procsys.ok" "$tmp/procsys"
+	[ ! -s "$tmp/procsys" ] || fail "opened for writing under /proc or /sys: $(cat "$tmp/procsys")"
 	# every path something was (or could have been) written to: opened for
 	# writing, created, removed, renamed, linked, changed
 	ops='open|openat|openat2|creat|mkdir|mkdirat|rmdir|unlink|unlinkat|rename|renameat'
@@ -132,16 +157,13 @@ if [ -f "$tmp/strace.1" ]; then
 		esac
 		case $p in
 		"$out" | "$out"/* | "$priv" | "$priv"/* | /dev/null) ;;
-		$kptr) ;;	# opened by libtracecmd, never written (checked above)
 		*) outside="$outside $p" ;;
 		esac
 	done < "$tmp/written"
 	[ -z "$outside" ] || fail "written outside the output's directory and \$TMPDIR:$outside"
-	checked="strace of $n conversions: no kptr_restrict write, no mount, no tracefs access,"
-	checked="$checked $(wc -l < "$tmp/written") paths written, all in the output's directory"
-	checked="$checked or \$TMPDIR"
-else
-	checked="strace not available: values compared only"
-fi
+	checked="strace of $n runs: nothing opened for writing under /proc or /sys, no mount,"
+	checked="$checked no tracefs access, $(wc -l < "$tmp/written") paths written, all in the"
+	checked="$checked output's directory or \$TMPDIR"
+}
 echo "PASS: host-safety (uid $(id -u)): kptr_restrict '$before' unchanged, mounts and tracefs" \
 	"unchanged; $checked"
