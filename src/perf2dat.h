@@ -285,8 +285,10 @@ P2D_API void p2d_options_init_size(struct p2d_options *opts, size_t size);
  * writes.
  *
  * What a caller can see of it: it leaves no thread running (its helper
- * threads, for page writes, the kallsyms read ahead and the removal of its
- * private directory, have every signal blocked and are joined before it
+ * threads, for page writes, the kallsyms read ahead, libtracecmd's reading
+ * of the metadata (in a thread rooted in the private directory, so that the
+ * writer finds no /proc/sys/kernel/kptr_restrict to set) and the removal of
+ * its private directory, have every signal blocked and are joined before it
  * returns; without a thread the calling thread does the work); it forks only
  * with @opts->isolate_formats; it changes no signal mask or disposition. For a
  * few milliseconds while libtracecmd reads the metadata it names a private

@@ -29,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <pthread.h>
 #include <sys/types.h>
 
 #include "perf2dat.h"
@@ -56,5 +57,6 @@ void p2d_prefault(void *p, size_t len) __hidden;
 void p2d_prefault_to(void *base, size_t *mapped, size_t need, size_t size) __hidden;
 const char *p2d_tmp_dir(void) __hidden;
 const char *p2d_small_tmp_dir(void) __hidden;
+int p2d_thread_create(pthread_t *t, void *(*fn)(void *), void *arg) __hidden;
 
 #endif /* P2D_LOCAL_H */

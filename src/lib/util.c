@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* Small file helpers of the library */
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -184,4 +186,27 @@ const char *p2d_small_tmp_dir(void)
 	if (in_memory_dir("/dev/shm"))
 		return "/dev/shm";
 	return "/tmp";
+}
+
+/**
+ * p2d_thread_create - start a helper thread with every signal blocked
+ * @t: set to the thread
+ * @fn: what it runs
+ * @arg: passed to @fn
+ *
+ * The caller's signals go to the caller's threads, never to the library's
+ * helpers.
+ *
+ * Returns 0 or pthread_create()'s (positive) error.
+ */
+int p2d_thread_create(pthread_t *t, void *(*fn)(void *), void *arg)
+{
+	sigset_t all, old;
+	int ret;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	ret = pthread_create(t, NULL, fn, arg);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return ret;
 }

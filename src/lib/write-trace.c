@@ -279,7 +279,7 @@ static int write_headers_confined(const struct p2d_write_job *j, struct p2d_diag
 	struct headers_job hj = { j, d, h, dir, nr_cpus, true, 0 };
 	pthread_t t;
 
-	if (pthread_create(&t, NULL, headers_thread, &hj) == 0) {
+	if (p2d_thread_create(&t, headers_thread, &hj) == 0) {
 		pthread_join(t, NULL);
 	} else {
 		hj.own_thread = false;
