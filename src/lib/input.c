@@ -17,29 +17,22 @@
 #include <unistd.h>
 
 #include "input.h"
+#include "named-file.h"
 
 #define P2D_WINDOW	(128u << 10)
 #define P2D_WINDOW_MAX	(64u << 20)
 #define P2D_WINDOW_MIN	(64u << 10)
 
-/**
- * p2d_in_open - open the input
- * @in: input to initialize
- * @path: file to open, or NULL / "-" to use @fd
- * @fd: descriptor used when @path is NULL or "-" (not closed)
- *
- * Returns 0, -EISDIR for a directory, or another negative errno.
- */
-int p2d_in_open(struct p2d_input *in, const char *path, int fd)
+static int in_open(struct p2d_input *in, const char *path, int fd, bool part)
 {
 	struct stat st;
 
 	memset(in, 0, sizeof(*in));
 	in->fd = -1;
 	if (path && strcmp(path, "-") != 0) {
-		fd = open(path, O_RDONLY | O_CLOEXEC);
+		fd = part ? p2d_open_named(path, NULL, 0) : open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
-			return -errno;
+			return part ? fd : -errno;
 		in->owns_fd = true;
 		in->name = path;
 		in->path = path;
@@ -67,6 +60,35 @@ int p2d_in_open(struct p2d_input *in, const char *path, int fd)
 	p2d_prefault(in->buf, in->seekable && in->size - in->buf_off < in->cap ?
 		     (size_t)(in->size - in->buf_off) : in->cap);
 	return 0;
+}
+
+/**
+ * p2d_in_open - open the input
+ * @in: input to initialize
+ * @path: file to open, or NULL / "-" to use @fd
+ * @fd: descriptor used when @path is NULL or "-" (not closed)
+ *
+ * Returns 0, -EISDIR for a directory, or another negative errno.
+ */
+int p2d_in_open(struct p2d_input *in, const char *path, int fd)
+{
+	return in_open(in, path, fd, false);
+}
+
+/**
+ * p2d_in_open_part - open a file of a directory recording
+ * @in: input to initialize
+ * @path: the file ("data", "data.N" of a perf record --threads directory)
+ *
+ * The user names the directory; its files are the recording's, and are
+ * read only when they are regular files (p2d_open_named()).
+ *
+ * Returns 0, -P2D_ENOTREG for a file that is not regular, or another
+ * negative errno.
+ */
+int p2d_in_open_part(struct p2d_input *in, const char *path)
+{
+	return in_open(in, path, -1, true);
 }
 
 /**

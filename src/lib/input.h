@@ -40,6 +40,7 @@ struct p2d_input {
 };
 
 int p2d_in_open(struct p2d_input *in, const char *path, int fd) __hidden;
+int p2d_in_open_part(struct p2d_input *in, const char *path) __hidden;
 void p2d_in_close(struct p2d_input *in) __hidden;
 int p2d_in_peek_slow(struct p2d_input *in, size_t n, const uint8_t **p) __hidden;
 

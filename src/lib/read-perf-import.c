@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "named-file.h"
 #include "read-perf.h"
 
 #define MAGIC_LEN	8
@@ -58,10 +59,10 @@ static int perf_open_dir(struct p2d_input *in, const char *path, struct p2d_diag
 
 	if (!data)
 		return -ENOMEM;
-	ret = p2d_in_open(in, data, -1);
+	ret = p2d_in_open_part(in, data);
 	in->own_name = data;
 	if (ret)
-		return p2d_error(d, P2D_NO_OFFSET, ret, "%s: %s", data, strerror(-ret));
+		return p2d_error(d, P2D_NO_OFFSET, ret, "%s: %s", data, p2d_named_strerror(-ret));
 	return 0;
 }
 

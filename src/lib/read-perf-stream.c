@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "named-file.h"
 #include "read-perf-local.h"
 #include "unzstd.h"
 
@@ -387,9 +388,9 @@ static int read_dir_file(struct p2d_reader *r, const char *dir, const char *name
 
 	if (asprintf(&path, "%s/%s", dir, name) < 0)
 		return -ENOMEM;
-	ret = p2d_in_open(&sub, path, -1);
+	ret = p2d_in_open_part(&sub, path);
 	if (ret) {
-		ret = p2d_error(r->d, P2D_NO_OFFSET, ret, "%s: %s", path, strerror(-ret));
+		ret = p2d_error(r->d, P2D_NO_OFFSET, ret, "%s: %s", path, p2d_named_strerror(-ret));
 	} else {
 		sub.label = name;
 		r->in = &sub;

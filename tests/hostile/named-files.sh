@@ -13,7 +13,8 @@
 #     (/boot/vmlinux-RELEASE, /lib/modules/RELEASE/build/vmlinux, ...),
 #     under --symfs, and with a release of "../../.." without it;
 #  3. the KernelShark stack view (headless, tests/integration/kshark-stacks),
-#     reading the files a trace.dat's PROCMAPS names.
+#     reading the files a trace.dat's PROCMAPS names;
+#  4. the reader of a perf record --threads directory, its data.N files.
 #
 # Each must end within seconds with the events converted (or the stacks
 # shown); strace must show each special file looked at with O_PATH only,
@@ -169,6 +170,24 @@ never view-dots "$tmp/o"
 grep -q -F "\"$tmp/root$tmp/o/c\"" "$tmp/view-dots.strace" ||
 	fail "view-dots: $dots was not looked for under PERF2DAT_SYMFS"
 
+# 4. a perf record --threads directory is the recording's: a FIFO as its
+# data.1 is refused, not waited on
+mkdir "$tmp/threads"
+cp "$DATA/threads.data/data" "$DATA/threads.data/data.0" "$tmp/threads/"
+mkfifo "$tmp/threads/data.1"
+timeout 30 strace -f -qq -s 4096 -e trace=%file -o "$tmp/threads.strace" \
+	"$prog" -f "$tmp/threads" -o "$tmp/threads.dat" > /dev/null 2> "$tmp/threads.err"
+rc=$?
+[ $rc -eq 1 ] || fail "threads: exit $rc, not 1: $(cat "$tmp/threads.err")"
+grep -q -F "$tmp/threads/data.1: not a regular file" "$tmp/threads.err" ||
+	fail "threads: $(cat "$tmp/threads.err")"
+if grep -F "\"$tmp/threads/data.1\"" "$tmp/threads.strace" | grep -v O_PATH |
+   grep -E '^[0-9]+ +(open|openat|openat2)\('; then
+	fail "threads: data.1 was opened"
+fi
+[ ! -e "$tmp/threads.dat" ] || fail "threads: an output was left"
+
 echo "PASS: named-files: FIFOs, a directory, /dev/zero and links to them named by MMAP2"
 echo "  records, OSRELEASE and PROCMAPS refused unopened with one warning each, within"
-echo "  seconds; names with .. kept under --symfs and out of /lib/modules"
+echo "  seconds; names with .. kept under --symfs and out of /lib/modules; a FIFO in a"
+echo "  --threads directory refused"
