@@ -13,7 +13,11 @@
  *  3. perf's build-id cache, $PERF_BUILDID_DIR or ~/.debug:
  *     [kernel.kallsyms]/<build-id>/kallsyms, which perf record fills;
  *  4. the running kernel's /proc/kallsyms, when /sys/kernel/notes has the
- *     same build id (its addresses may still be hidden: kptr_restrict).
+ *     same build id (its addresses may still be hidden: kptr_restrict);
+ *     for a recording without a kernel build id (perf record -z, pipe
+ *     mode), when it is of the running kernel's release and its _text is
+ *     where this boot has it (perf takes /proc/kallsyms then, whatever
+ *     kernel recorded).
  *
  * perf tries the running kernel before its cache; the cache comes first
  * here because it holds the module addresses of the boot that recorded.
@@ -25,6 +29,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "dso.h"
@@ -203,6 +208,63 @@ static char *running_kernel(const struct p2d_ksyms_conf *conf, const struct p2d_
 	return same ? p2d_path_under(conf->symfs, "/proc/kallsyms") : NULL;
 }
 
+/*
+ * The running kernel's release: uname's, or with --symfs ROOT, the one in
+ * ROOT/proc/sys/kernel/osrelease (a copy of another machine's files stands
+ * for its running kernel, as ROOT/proc/kallsyms and ROOT/sys/kernel/notes
+ * do). False when unknown.
+ */
+static bool running_release_of(const struct p2d_ksyms_conf *conf, char *rel, size_t size)
+{
+	struct utsname u;
+	char *path;
+	ssize_t n;
+	int fd;
+
+	if (!conf->symfs) {
+		if (uname(&u))
+			return false;
+		snprintf(rel, size, "%s", u.release);
+		return true;
+	}
+	path = p2d_path_under(conf->symfs, "/proc/sys/kernel/osrelease");
+	fd = path ? open_file(conf, path) : -1;
+	free(path);
+	if (fd < 0)
+		return false;
+	n = read(fd, rel, size - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	rel[n] = '\0';
+	rel[strcspn(rel, "\n")] = '\0';
+	return true;
+}
+
+/*
+ * No kernel build id (perf record -z, pipe mode): perf then reads the
+ * running kernel's /proc/kallsyms whatever kernel recorded. Here it is used
+ * only for a recording of the running kernel's release, and later (ksyms.c)
+ * only when the recording's _text is where this boot has it: a name from
+ * another kernel would be a wrong name.
+ */
+static void running_release(const struct p2d_ksyms_conf *conf, const char *release,
+			    struct p2d_ksym_source *src)
+{
+	char running[256];
+
+	if (release && running_release_of(conf, running, sizeof(running)) &&
+	    !strcmp(running, release)) {
+		set(src, p2d_path_under(conf->symfs, "/proc/kallsyms"), false);
+		src->same_boot = true;
+		return;
+	}
+	snprintf(src->why, sizeof(src->why), "none: the recording has no kernel build id%s%s%s"
+		 " (--kallsyms FILE or --vmlinux FILE names a source)",
+		 release ? ", and its kernel " : "", release ? release : "",
+		 release ? " is not the running one" : "");
+}
+
 /**
  * p2d_ksym_source_find - choose the kernel symbol source of a recording
  * @conf: what the user gave
@@ -229,8 +291,7 @@ void p2d_ksym_source_find(const struct p2d_ksyms_conf *conf, const struct p2d_bi
 		return;
 	}
 	if (!kernel->size) {
-		snprintf(src->why, sizeof(src->why), "none: the recording has no kernel build id"
-			 " (--kallsyms FILE or --vmlinux FILE names a source)");
+		running_release(conf, release, src);
 		return;
 	}
 	p2d_build_id_hex(kernel->id, kernel->size, hex);

@@ -833,7 +833,11 @@ static int kallsyms_rest(struct kpass *k, const struct kfirst *f, const char *re
 		if (addrs[i])
 			kallsyms_want(k, addrs[i]);
 	ret = kallsyms_names(k);
-	return ret ? ret : kallsyms_table(k, t);
+	if (!ret)
+		ret = kallsyms_table(k, t);
+	t->delta = delta;
+	t->placed = ref && f->ref_found;
+	return ret;
 }
 
 /**

@@ -492,6 +492,17 @@ int p2d_ksyms_finish(struct p2d_ksyms *k, struct p2d_diag *d, const struct p2d_m
 		return 0;
 	}
 	ret = load(k, &src, &t, why, sizeof(why));
+	if (!ret && src.same_boot && (!t.placed || t.delta)) {
+		if (t.placed)
+			snprintf(why, sizeof(why), "%s is of another boot than the recording's"
+				 " (its %s is 0x%llx away), and the recording has no kernel build"
+				 " id", src.path, k->ref, (unsigned long long)t.delta);
+		else
+			snprintf(why, sizeof(why), "%s: the recording has no kernel build id and"
+				 " names no kernel reference symbol to check it against", src.path);
+		p2d_ksym_table_release(&t);
+		ret = -ESRCH;
+	}
 	if (ret) {
 		free(src.path);
 		snprintf(out->source, sizeof(out->source), "none: %.500s", why);

@@ -72,12 +72,18 @@ struct p2d_ksym {
  * @nr: their count
  * @names: NUL-terminated names (a module's never at offset 0)
  * @names_len: bytes of @names
+ * @delta: the file's addresses less the recording's (a kallsyms of another
+ *	boot of the kernel: KASLR moved it), when @placed
+ * @placed: the recording's reference symbol was found in the file, and the
+ *	symbols moved to the recording's addresses
  */
 struct p2d_ksym_table {
 	struct p2d_ksym	*s;
 	uint32_t	nr;
 	char		*names;
 	size_t		names_len;
+	uint64_t	delta;
+	bool		placed;
 };
 
 struct p2d_ksyms;
@@ -132,6 +138,9 @@ void p2d_ksym_table_release(struct p2d_ksym_table *t) __hidden;
  * @found: a source may be used
  * @why: when none, why not (a warning when @warn)
  * @warn: @why is worth a warning
+ * @same_boot: the recording gives no kernel build id, and @path is the
+ *	running kernel's /proc/kallsyms: used only when the recording's
+ *	reference symbol (_text) is where this boot has it
  */
 struct p2d_ksym_source {
 	char	*path;
@@ -139,6 +148,7 @@ struct p2d_ksym_source {
 	bool	found;
 	char	why[400];
 	bool	warn;
+	bool	same_boot;
 };
 
 void p2d_ksym_source_find(const struct p2d_ksyms_conf *conf, const struct p2d_bid *kernel,

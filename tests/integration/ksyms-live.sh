@@ -3,7 +3,7 @@
 #
 # Kernel symbols on a fresh recording of this machine, converted with no
 # option: perf record -g of sched_switch/sched_wakeup, and of cpu-clock,
-# both -a; every kernel frame trace-cmd report shows is named as perf script
+# both -a, and -z and pipe ones (no kernel build id in them); every kernel frame trace-cmd report shows is named as perf script
 # names it (tests/tools/names.py). perf record and perf2dat find the
 # symbols by themselves (perf's build-id cache, which perf record fills in
 # a HOME of this test's, and the running kernel). Skipped where the kernel
@@ -28,14 +28,22 @@ unset PERF_BUILDID_DIR
 mkdir -p "$HOME"
 work='for i in 1 2 3 4 5 6; do cat /etc/hostname > /dev/null; done; dd if=/dev/zero of=/dev/null bs=4k count=4000 2> /dev/null; sleep 0.05'
 n=0
-for events in "-e sched:sched_switch -e sched:sched_wakeup" "-e cpu-clock -F 1000"; do
+# the shapes without a kernel build id too (-z, a pipe): named from the
+# running kernel, which recorded them
+for events in "-e sched:sched_switch -e sched:sched_wakeup" "-e cpu-clock -F 1000" \
+	"-z -e cpu-clock -F 1000 -e sched:sched_switch" "pipe -e sched:sched_switch -e cpu-clock"; do
 	n=$((n + 1))
+	out="-o $tmp/$n.data"
+	case $events in
+	pipe*) events=${events#pipe } out="-o -" ;;
+	esac
 	# shellcheck disable=SC2086
-	if ! timeout 60 "$PERF_REAL" record -q -g $events -a -o "$tmp/$n.data" -- sh -c "$work" \
-		> "$tmp/record.log" 2>&1; then
+	if ! timeout 60 "$PERF_REAL" record -q -g $events -a $out -- sh -c "$work" \
+		> "$tmp/record.out" 2> "$tmp/record.log"; then
 		echo "SKIP: ksyms-live: perf record fails here: $(tail -n 1 "$tmp/record.log")"
 		exit 77
 	fi
+	[ "$out" = "-o -" ] && mv "$tmp/record.out" "$tmp/$n.data"
 	"$PERF2DAT" -f "$tmp/$n.data" -o "$tmp/$n.dat" > "$tmp/out" 2> "$tmp/err" ||
 		fail "$events: $(cat "$tmp/err")"
 	grep -q '^perf2dat: kernel symbols: [0-9]* from ' "$tmp/out" ||
@@ -58,4 +66,4 @@ for events in "-e sched:sched_switch -e sched:sched_wakeup" "-e cpu-clock -F 100
 	echo "$events: $(cat "$tmp/names"); $(sed -n 's/^perf2dat: kernel symbols: //p' "$tmp/out");" \
 		"$named bytes, $bare with --kallsyms none"
 done
-echo "PASS: ksyms-live: two fresh recordings named as perf names them, at their cost bound"
+echo "PASS: ksyms-live: four fresh recordings (file, -z, pipe) named as perf names them, at their cost bound"

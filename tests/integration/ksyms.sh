@@ -36,11 +36,16 @@ convert() {
 	HOME=$tmp/home PERF_BUILDID_DIR=$cache "$PERF2DAT" -f "$@" > "$tmp/out" 2> "$tmp/err"
 }
 
-# the kernel frames of the conversion in $1 against perf's of the recording $2
+# the kernel frames of the conversion in $1 against perf's of the recording
+# $2 (in $DATA, or a path)
 same_names() {
 	"$TRACE_CMD" report -t "$1" > "$tmp/report" 2> "$tmp/report.err" ||
 		fail "$2: trace-cmd report: $(head -c 300 "$tmp/report.err")"
-	"$PERF" script -f -i "$DATA/$2" -F time,event,ip,sym --ns > "$tmp/perf" 2> /dev/null ||
+	case $2 in
+	/*) in=$2 ;;
+	*) in=$DATA/$2 ;;
+	esac
+	"$PERF" script -f -i "$in" -F time,event,ip,sym --ns > "$tmp/perf" 2> /dev/null ||
 		fail "$2: perf script"
 	"$PYTHON3" "$names" "$tmp/perf" "$tmp/report" > "$tmp/names" || fail "$2: $(cat "$tmp/names")"
 }
@@ -116,6 +121,49 @@ sys.stdout.buffer.write(struct.pack("=III", 4, len(d), 3) + b"GNU\0" + d)' "$id"
 	[ "$(wc -l < "$tmp/err")" -eq 1 ] && grep -q "kernel symbols: none found for the recording's kernel (build id $id)" \
 		"$tmp/err" || fail "$rec: other cache: warning: $(cat "$tmp/err")"
 done
+
+# No kernel build id (perf record -z and pipe mode write none): perf takes
+# the running kernel's /proc/kallsyms, whatever kernel recorded; perf2dat
+# only for a recording of the running kernel's release and boot (its _text
+# where the running one has it). ksyms-sched.data with its build id table
+# naming no kernel, and a release of the test's; the running kernel a
+# --symfs root (its /proc/kallsyms and /proc/sys/kernel/osrelease).
+"$PYTHON3" "$DATA/../tools/name-files.py" path "$DATA/ksyms-sched.data" "$tmp/nobid0.data" \
+	'[kernel.kallsyms]' '[kernel.kallsymz]' || fail "no build id: rewriting"
+"$PYTHON3" "$DATA/../tools/name-files.py" release "$tmp/nobid0.data" "$tmp/nobid.data" \
+	p2d-test-release || fail "no build id: rewriting the release"
+root=$tmp/root-nobid
+mkdir -p "$root/proc/sys/kernel"
+cp "$ksyms" "$root/proc/kallsyms"
+echo p2d-test-release > "$root/proc/sys/kernel/osrelease"
+convert "$tmp/none" --symfs "$root" "$tmp/nobid.data" -o "$tmp/nobid.dat" ||
+	fail "no build id: $(cat "$tmp/err")"
+[ ! -s "$tmp/err" ] || fail "no build id: messages: $(cat "$tmp/err")"
+grep -Eq "^perf2dat: kernel symbols: [0-9]+ from $root/proc/kallsyms, naming ([0-9]+) of \1 addresses$" \
+	"$tmp/out" || fail "no build id: summary: $(cat "$tmp/out")"
+same_names "$tmp/nobid.dat" "$tmp/nobid.data"
+echo "no build id, the running kernel: $(cat "$tmp/names")"
+# ... of another release: none
+echo p2d-test-release-2 > "$root/proc/sys/kernel/osrelease"
+convert "$tmp/none" --symfs "$root" "$tmp/nobid.data" -o "$tmp/nobid2.dat" ||
+	fail "no build id, another release: $(cat "$tmp/err")"
+grep -q "^perf2dat: kernel symbols: none: the recording has no kernel build id, and its kernel p2d-test-release is not the running one" \
+	"$tmp/out" || fail "no build id, another release: summary: $(cat "$tmp/out")"
+"$TRACE_CMD" report "$tmp/nobid2.dat" 2> /dev/null | grep -q '^=> [a-z_][a-z_0-9.]* (' &&
+	fail "no build id, another release: names in the report"
+# ... of another boot (KASLR put _text elsewhere): none, one warning
+echo p2d-test-release > "$root/proc/sys/kernel/osrelease"
+"$PYTHON3" -c 'import sys
+for l in open(sys.argv[1]):
+    a, rest = l.split(" ", 1)
+    sys.stdout.write("%016x %s" % (int(a, 16) + 0x200000, rest))' "$ksyms" > "$root/proc/kallsyms"
+convert "$tmp/none" --symfs "$root" "$tmp/nobid.data" -o "$tmp/nobid3.dat" ||
+	fail "no build id, another boot: $(cat "$tmp/err")"
+[ "$(wc -l < "$tmp/err")" -eq 1 ] &&
+	grep -q "warning: kernel symbols: $root/proc/kallsyms is of another boot than the recording's (its _text is 0x200000 away)" \
+	"$tmp/err" || fail "no build id, another boot: warning: $(cat "$tmp/err")"
+"$TRACE_CMD" report "$tmp/nobid3.dat" 2> /dev/null | grep -q '^=> [a-z_][a-z_0-9.]* (' &&
+	fail "no build id, another boot: names in the report"
 
 # trace-cmd report --profile names where tasks blocked
 convert "$tmp/cache" -q "$DATA/ksyms-sched.data" -o "$tmp/sched.dat" || fail "profile: conversion"
