@@ -177,3 +177,38 @@ bool p2d_bid_parse(const char *hex, size_t len, struct p2d_bid *bid)
 	bid->size = (uint8_t)(len / 2);
 	return true;
 }
+
+/**
+ * p2d_bid_cache_open - open a file of perf's build-id cache
+ * @dir: the cache ($PERF_BUILDID_DIR, ~/.debug)
+ * @hex: the build id, p2d_build_id_hex()
+ * @path: set to the file's path (malloc()ed) when it is opened
+ *
+ * perf record, perf buildid-cache --add and perf archive store a file as
+ * .build-id/xx/yyyy, a link to a directory holding it as "elf" (and its
+ * separate debug information as "debug", a kernel's kallsyms as
+ * "kallsyms"); caches of old perf versions hold the file itself there.
+ *
+ * Returns a descriptor (p2d_open_named()) or a negative errno (-ENOENT when
+ * the cache has no such file).
+ */
+int p2d_bid_cache_open(const char *dir, const char *hex, char **path)
+{
+	int fd;
+
+	*path = NULL;
+	if (asprintf(path, "%s/.build-id/%.2s/%s/elf", dir, hex, hex + 2) < 0)
+		return -ENOMEM;
+	fd = p2d_open_named(*path, NULL, 0);
+	if (fd == -ENOTDIR) {
+		free(*path);
+		if (asprintf(path, "%s/.build-id/%.2s/%s", dir, hex, hex + 2) < 0)
+			return -ENOMEM;
+		fd = p2d_open_named(*path, NULL, 0);
+	}
+	if (fd < 0) {
+		free(*path);
+		*path = NULL;
+	}
+	return fd;
+}

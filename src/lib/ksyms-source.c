@@ -61,12 +61,11 @@ static int readable(const struct p2d_ksyms_conf *conf, const char *path)
 	return 0;
 }
 
-/* The build id of an ELF file: 0, -ENOENT (none), or why it cannot be read */
-static int file_build_id(const struct p2d_ksyms_conf *conf, const char *path,
-			 struct p2d_bid *bid)
+/* The build id of the ELF file @fd (closed): 0, -ENOENT (none), or why it cannot be read */
+static int fd_build_id(int fd, struct p2d_bid *bid)
 {
-	int fd = open_file(conf, path), ret;
 	Elf *elf;
+	int ret;
 
 	bid->size = 0;
 	if (fd < 0)
@@ -80,6 +79,13 @@ static int file_build_id(const struct p2d_ksyms_conf *conf, const char *path,
 	elf_end(elf);
 	close(fd);
 	return ret;
+}
+
+/* The build id of the ELF file @path: 0, -ENOENT (none), or why it cannot be read */
+static int file_build_id(const struct p2d_ksyms_conf *conf, const char *path,
+			 struct p2d_bid *bid)
+{
+	return fd_build_id(open_file(conf, path), bid);
 }
 
 static void set(struct p2d_ksym_source *src, char *path, bool elf)
@@ -187,10 +193,10 @@ static char *find_vmlinux(const struct p2d_ksyms_conf *conf, const struct p2d_bi
 			return path;
 		free(path);
 	}
-	if (!conf->buildid_dir || asprintf(&path, "%s/.build-id/%.2s/%s", conf->buildid_dir, hex,
-					   hex + 2) < 0)
+	if (!conf->buildid_dir)
 		return NULL;
-	if (!file_build_id(conf, path, &bid) && p2d_bid_equal(kernel, &bid))
+	if (!fd_build_id(p2d_bid_cache_open(conf->buildid_dir, hex, &path), &bid) &&
+	    p2d_bid_equal(kernel, &bid))
 		return path;
 	free(path);
 	return NULL;

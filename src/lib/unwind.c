@@ -139,18 +139,12 @@ static bool usable(int fd, int machine, const struct p2d_bid *bid)
 }
 
 /*
- * Use @path (malloc()ed, taken) as the file of @o when it is an ELF file of
- * @machine and @bid: 0, or why not (the negative errno of opening it,
- * -ENOEXEC for another file)
+ * Use @fd, the file @path (malloc()ed; both taken), as the file of @o when
+ * it is an ELF file of @machine and @bid
  */
-static int try_path(struct p2d_unwinder *u, struct obj *o, char *path, int machine,
-		    const struct p2d_bid *bid)
+static bool try_fd(struct p2d_unwinder *u, struct obj *o, int fd, char *path, int machine,
+		   const struct p2d_bid *bid)
 {
-	int fd;
-
-	if (!path)
-		return -ENOMEM;
-	fd = open_file(u, path);
 	if (fd >= 0 && usable(fd, machine, bid)) {
 		limit_open(u);
 		o->fd = fd;
@@ -158,45 +152,22 @@ static int try_path(struct p2d_unwinder *u, struct obj *o, char *path, int machi
 		o->state = OBJ_OK;
 		o->machine = (uint16_t)machine;
 		u->open++;
-		return 0;
+		return true;
 	}
-	if (fd >= 0) {
+	if (fd >= 0)
 		close(fd);
-		fd = -ENOEXEC;
-	}
 	free(path);
-	return fd;
-}
-
-/*
- * perf's build-id cache: .build-id/xx/yyyy is a link to a directory holding
- * the file as "elf" (perf record, perf buildid-cache --add, perf archive);
- * in caches of old perf versions it is the file itself.
- */
-static bool from_cache(struct p2d_unwinder *u, struct obj *o, const char *hex, int machine,
-		       const struct p2d_bid *bid)
-{
-	const char *dir = u->conf.buildid_dir;
-	char *path;
-	int ret;
-
-	if (asprintf(&path, "%s/.build-id/%.2s/%s/elf", dir, hex, hex + 2) < 0)
-		return false;
-	ret = try_path(u, o, path, machine, bid);
-	if (ret != -ENOTDIR)
-		return !ret;
-	if (asprintf(&path, "%s/.build-id/%.2s/%s", dir, hex, hex + 2) < 0)
-		return false;
-	return !try_path(u, o, path, machine, bid);
+	return false;
 }
 
 /* The file of mapped file @index, for a process of @machine; NULL when none here */
 static struct obj *object(struct p2d_unwinder *u, uint32_t index, int machine)
 {
 	const struct p2d_dso *d = p2d_dsos_at(u->dsos, index);
-	char hex[2 * P2D_BUILD_ID_MAX + 1];
+	char hex[2 * P2D_BUILD_ID_MAX + 1], *path;
 	struct p2d_bid bid = { .size = 0 };
 	struct obj *o;
+	int fd;
 
 	if (!d)
 		return NULL;
@@ -221,12 +192,17 @@ static struct obj *object(struct p2d_unwinder *u, uint32_t index, int machine)
 		memcpy(bid.id, d->id, d->id_size);
 		bid.size = d->id_size;
 	}
-	if (d->file[0] == '/' &&
-	    !try_path(u, o, p2d_path_under(u->conf.symfs, d->file), machine, &bid))
-		return o;
+	if (d->file[0] == '/') {
+		path = p2d_path_under(u->conf.symfs, d->file);
+		if (path && try_fd(u, o, open_file(u, path), path, machine, &bid))
+			return o;
+	}
 	p2d_build_id_hex(bid.id, bid.size, hex);
-	if (bid.size && u->conf.buildid_dir && from_cache(u, o, hex, machine, &bid))
-		return o;
+	if (bid.size && u->conf.buildid_dir) {
+		fd = p2d_bid_cache_open(u->conf.buildid_dir, hex, &path);
+		if (try_fd(u, o, fd, path, machine, &bid))
+			return o;
+	}
 	o->state = OBJ_MISSING;
 	return NULL;
 }
