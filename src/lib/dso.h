@@ -8,6 +8,10 @@
 #ifndef P2D_DSO_H
 #define P2D_DSO_H
 
+#include <gelf.h>
+
+#include "diag.h"
+#include "elfid.h"
 #include "sink.h"
 
 #define P2D_NO_DSO	UINT32_MAX
@@ -35,5 +39,22 @@ int p2d_dsos_build_id(struct p2d_dsos *t, const char *file, const uint8_t *id,
 const struct p2d_dso *p2d_dsos_at(const struct p2d_dsos *t, uint32_t index) __hidden;
 uint32_t p2d_dsos_nr(const struct p2d_dsos *t) __hidden;
 void p2d_build_id_hex(const uint8_t *id, uint8_t size, char *out) __hidden;
+
+/**
+ * struct p2d_dso_conf - where the files of recorded mappings are looked for
+ * @symfs: perf's --symfs: the root the recorded paths are under, or NULL
+ * @buildid_dir: perf's build-id cache, or NULL
+ * @diag: where a file that is not a regular file is reported, or NULL
+ */
+struct p2d_dso_conf {
+	const char		*symfs;
+	const char		*buildid_dir;
+	struct p2d_diag		*diag;
+};
+
+int p2d_dso_open(const struct p2d_dso_conf *conf, const struct p2d_dso *d, int machine,
+		 char **path) __hidden;
+int p2d_dso_debug_open(const struct p2d_dso_conf *conf, const struct p2d_bid *bid,
+		       const char *file, Elf *elf, char **path) __hidden;
 
 #endif /* P2D_DSO_H */

@@ -31,7 +31,6 @@
 #include <unistd.h>
 
 #include "elfid.h"
-#include "named-file.h"
 #include "unwind.h"
 
 #define MAX_PROCS	16
@@ -64,6 +63,7 @@ struct proc {
 
 struct p2d_unwinder {
 	struct p2d_unwind_conf		conf;
+	struct p2d_dso_conf		files;
 	Dwfl_Callbacks			cb;
 	char				*debuginfo_path;
 	struct obj			*objs;
@@ -83,17 +83,6 @@ struct p2d_unwinder {
 
 /* ------------------------------------------------------------------------ */
 /* Files                                                                    */
-
-/* Open a file the recording leads to: a regular file, or a warning and -1 */
-static int open_file(struct p2d_unwinder *u, const char *path)
-{
-	char why[128];
-	int fd = p2d_open_named(path, why, sizeof(why));
-
-	if (fd == -P2D_ENOTREG && u->conf.diag)
-		p2d_warn_refused(u->conf.diag, path, why);
-	return fd;
-}
 
 static void obj_close(struct p2d_unwinder *u, struct obj *o)
 {
@@ -122,51 +111,12 @@ static void limit_open(struct p2d_unwinder *u)
 		obj_close(u, old);
 }
 
-/* Is the file at @fd an ELF file of @machine with the build id @bid (if known)? */
-static bool usable(int fd, int machine, const struct p2d_bid *bid)
-{
-	struct p2d_bid file;
-	GElf_Ehdr eh;
-	bool ok;
-	Elf *elf;
-
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	ok = elf && elf_kind(elf) == ELF_K_ELF && gelf_getehdr(elf, &eh) && eh.e_machine == machine;
-	if (ok && bid->size)
-		ok = !p2d_elf_build_id(elf, &file) && p2d_bid_equal(bid, &file);
-	elf_end(elf);
-	return ok;
-}
-
-/*
- * Use @fd, the file @path (malloc()ed; both taken), as the file of @o when
- * it is an ELF file of @machine and @bid
- */
-static bool try_fd(struct p2d_unwinder *u, struct obj *o, int fd, char *path, int machine,
-		   const struct p2d_bid *bid)
-{
-	if (fd >= 0 && usable(fd, machine, bid)) {
-		limit_open(u);
-		o->fd = fd;
-		o->path = path;
-		o->state = OBJ_OK;
-		o->machine = (uint16_t)machine;
-		u->open++;
-		return true;
-	}
-	if (fd >= 0)
-		close(fd);
-	free(path);
-	return false;
-}
-
 /* The file of mapped file @index, for a process of @machine; NULL when none here */
 static struct obj *object(struct p2d_unwinder *u, uint32_t index, int machine)
 {
 	const struct p2d_dso *d = p2d_dsos_at(u->dsos, index);
-	char hex[2 * P2D_BUILD_ID_MAX + 1], *path;
-	struct p2d_bid bid = { .size = 0 };
 	struct obj *o;
+	char *path;
 	int fd;
 
 	if (!d)
@@ -188,35 +138,50 @@ static struct obj *object(struct p2d_unwinder *u, uint32_t index, int machine)
 		return o->machine == machine ? o : NULL;
 	if (o->state == OBJ_MISSING)
 		return NULL;
-	if (d->id_size) {
-		memcpy(bid.id, d->id, d->id_size);
-		bid.size = d->id_size;
+	fd = p2d_dso_open(&u->files, d, machine, &path);
+	if (fd < 0) {
+		o->state = OBJ_MISSING;
+		return NULL;
 	}
-	if (d->file[0] == '/') {
-		path = p2d_path_under(u->conf.symfs, d->file);
-		if (path && try_fd(u, o, open_file(u, path), path, machine, &bid))
-			return o;
-	}
-	p2d_build_id_hex(bid.id, bid.size, hex);
-	if (bid.size && u->conf.buildid_dir) {
-		fd = p2d_bid_cache_open(u->conf.buildid_dir, hex, &path);
-		if (try_fd(u, o, fd, path, machine, &bid))
-			return o;
-	}
-	o->state = OBJ_MISSING;
-	return NULL;
+	limit_open(u);
+	o->fd = fd;
+	o->path = path;
+	o->state = OBJ_OK;
+	o->machine = (uint16_t)machine;
+	u->open++;
+	return o;
 }
 
-/* Separate debug information: /usr/lib/debug/.build-id/xx/yyyy.debug */
+/*
+ * Does the file of @mod have call frame information of its own (.eh_frame,
+ * which every file built for unwinding has)? Its separate debug file is
+ * then left alone: .debug_frame there would be read, and decompressed, once
+ * for each process (a Dwfl each), where .eh_frame serves.
+ */
+static bool has_eh_frame(Dwfl_Module *mod)
+{
+	Elf *elf = dwfl_module_getelf(mod, &(GElf_Addr){ 0 });
+	size_t i, n;
+	GElf_Phdr ph;
+
+	if (!elf || elf_getphdrnum(elf, &n))
+		return false;
+	for (i = 0; i < n; i++)
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_GNU_EH_FRAME)
+			return true;
+	return false;
+}
+
+/* Separate debug information (.debug_frame), where the file has no .eh_frame */
 static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 			  Dwarf_Addr base, const char *file_name, const char *debuglink_file,
 			  GElf_Word debuglink_crc, char **debuginfo_file_name)
 {
 	struct p2d_unwinder *u = *userdata;
 	const unsigned char *bits;
-	char hex[2 * P2D_BUILD_ID_MAX + 1], rel[128], *path;
+	struct p2d_bid bid;
 	GElf_Addr vaddr;
-	int len, fd;
+	int len;
 
 	(void)modname;
 	(void)base;
@@ -224,18 +189,11 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	(void)debuglink_file;
 	(void)debuglink_crc;
 	len = dwfl_module_build_id(mod, &bits, &vaddr);
-	if (!u || len <= 0 || len > P2D_BUILD_ID_MAX)
+	if (!u || len <= 0 || len > P2D_BUILD_ID_MAX || has_eh_frame(mod))
 		return -1;
-	p2d_build_id_hex(bits, (uint8_t)len, hex);
-	snprintf(rel, sizeof(rel), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
-	path = p2d_path_under(u->conf.symfs, rel);
-	fd = path ? open_file(u, path) : -1;
-	if (fd < 0) {
-		free(path);
-		return -1;
-	}
-	*debuginfo_file_name = path;
-	return fd;
+	memcpy(bid.id, bits, (size_t)len);
+	bid.size = (uint8_t)len;
+	return p2d_dso_debug_open(&u->files, &bid, NULL, NULL, debuginfo_file_name);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -480,6 +438,7 @@ struct p2d_unwinder *p2d_unwinder_new(const struct p2d_unwind_conf *conf)
 	u->conf.buildid_dir = conf->buildid_dir ? strdup(conf->buildid_dir) : NULL;
 	u->conf.arch = conf->arch ? strdup(conf->arch) : NULL;
 	u->conf.diag = conf->diag;
+	u->files = (struct p2d_dso_conf){ u->conf.symfs, u->conf.buildid_dir, conf->diag };
 	u->cb.find_debuginfo = find_debuginfo;
 	u->cb.section_address = dwfl_offline_section_address;
 	u->cb.debuginfo_path = &u->debuginfo_path;

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Where the file of a recorded mapping is found here, as perf finds it,
+ * for the unwinder (unwind.c) and the user symbols (usyms.c): the recorded
+ * path (under --symfs DIR), else perf's build-id cache; a file of another
+ * build id than the one the recording gives, or of another machine, is not
+ * the file. Its separate debug information: perf's build-id cache
+ * (.build-id/xx/yyyy/debug), /usr/lib/debug/.build-id/xx/yyyy.debug (the
+ * Debian -dbg packages), then the file's .gnu_debuglink name next to it,
+ * in its .debug directory and under /usr/lib/debug; a debug file must have
+ * the file's build id. Every file is opened through p2d_open_named().
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "dso.h"
+#include "elfid.h"
+#include "named-file.h"
+
+/* Open a file the recording leads to: a regular file, or a warning and a negative errno */
+static int open_file(const struct p2d_dso_conf *conf, const char *path)
+{
+	char why[128];
+	int fd = p2d_open_named(path, why, sizeof(why));
+
+	if (fd == -P2D_ENOTREG && conf->diag)
+		p2d_warn_refused(conf->diag, path, why);
+	return fd;
+}
+
+/* Is @elf an ELF file of @machine (any when 0) with the build id @bid (if known)? */
+static bool is_the_file(Elf *elf, int machine, const struct p2d_bid *bid)
+{
+	struct p2d_bid file;
+	GElf_Ehdr eh;
+
+	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh) ||
+	    (machine && eh.e_machine != machine))
+		return false;
+	return !bid->size || (!p2d_elf_build_id(elf, &file) && p2d_bid_equal(bid, &file));
+}
+
+/* @fd (taken) if it is the file; else -ENOEXEC */
+static int check(int fd, int machine, const struct p2d_bid *bid)
+{
+	bool ok;
+	Elf *elf;
+
+	if (fd < 0)
+		return fd;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	ok = is_the_file(elf, machine, bid);
+	elf_end(elf);
+	if (ok)
+		return fd;
+	close(fd);
+	return -ENOEXEC;
+}
+
+/* @path (taken) opened, if it is the file; its descriptor, or a negative errno */
+static int try_path(const struct p2d_dso_conf *conf, char *path, int machine,
+		    const struct p2d_bid *bid, char **out)
+{
+	int fd;
+
+	if (!path)
+		return -ENOMEM;
+	fd = check(open_file(conf, path), machine, bid);
+	if (fd >= 0)
+		*out = path;
+	else
+		free(path);
+	return fd;
+}
+
+/**
+ * p2d_dso_open - open the file of a recorded mapping
+ * @conf: where files are looked for
+ * @d: the mapped file, as recorded
+ * @machine: its ELF machine (EM_X86_64, ...), or 0 for any
+ * @path: set to the path opened (malloc()ed) on success
+ *
+ * Returns a read-only descriptor, or a negative errno (-ENOENT: not here,
+ * or only a file of another build id or machine).
+ */
+int p2d_dso_open(const struct p2d_dso_conf *conf, const struct p2d_dso *d, int machine,
+		 char **path)
+{
+	char hex[2 * P2D_BUILD_ID_MAX + 1];
+	struct p2d_bid bid = { .size = 0 };
+	int fd = -ENOENT;
+
+	*path = NULL;
+	if (d->id_size) {
+		memcpy(bid.id, d->id, d->id_size);
+		bid.size = d->id_size;
+	}
+	if (d->file[0] == '/') {
+		fd = try_path(conf, p2d_path_under(conf->symfs, d->file), machine, &bid, path);
+		if (fd >= 0)
+			return fd;
+	}
+	if (!bid.size || !conf->buildid_dir)
+		return -ENOENT;
+	p2d_build_id_hex(bid.id, bid.size, hex);
+	fd = check(p2d_bid_cache_open(conf->buildid_dir, hex, path), machine, &bid);
+	if (fd < 0) {
+		free(*path);
+		*path = NULL;
+		return -ENOENT;
+	}
+	return fd;
+}
+
+/* .gnu_debuglink of @elf: its file name, or NULL */
+static const char *debuglink(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	size_t shstrndx;
+	Elf_Data *data;
+	const char *name;
+
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS)
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!name || strcmp(name, ".gnu_debuglink"))
+			continue;
+		data = elf_getdata(scn, NULL);
+		if (!data || !data->d_size || !memchr(data->d_buf, '\0', data->d_size))
+			return NULL;
+		name = data->d_buf;
+		return *name && !strchr(name, '/') ? name : NULL;
+	}
+	return NULL;
+}
+
+/* The debuglink places of @file, named @link: FILE's dir, DIR/.debug, /usr/lib/debug/DIR */
+static int from_debuglink(const struct p2d_dso_conf *conf, const char *file, const char *link,
+			  const struct p2d_bid *bid, char **path)
+{
+	const char *slash = strrchr(file, '/');
+	int dir = slash ? (int)(slash - file) : 0, i, fd, n;
+	char *rel;
+
+	if (!slash)
+		return -ENOENT;
+	for (i = 0; i < 3; i++) {
+		if (i == 0)
+			n = asprintf(&rel, "%.*s/%s", dir, file, link);
+		else if (i == 1)
+			n = asprintf(&rel, "%.*s/.debug/%s", dir, file, link);
+		else
+			n = asprintf(&rel, "/usr/lib/debug%.*s/%s", dir, file, link);
+		if (n < 0)
+			return -ENOMEM;
+		fd = try_path(conf, p2d_path_under(conf->symfs, rel), 0, bid, path);
+		free(rel);
+		if (fd >= 0)
+			return fd;
+	}
+	return -ENOENT;
+}
+
+/**
+ * p2d_dso_debug_open - open the separate debug information of a file
+ * @conf: where files are looked for
+ * @bid: the file's build id (none: only its .gnu_debuglink is followed,
+ *	to a file perf would take too)
+ * @file: the file's recorded path, or NULL
+ * @elf: the file, for its .gnu_debuglink, or NULL
+ * @path: set to the debug file's path (malloc()ed) on success
+ *
+ * Returns a read-only descriptor, or a negative errno (-ENOENT: none here).
+ */
+int p2d_dso_debug_open(const struct p2d_dso_conf *conf, const struct p2d_bid *bid,
+		       const char *file, Elf *elf, char **path)
+{
+	char hex[2 * P2D_BUILD_ID_MAX + 1], *rel;
+	const char *link;
+	int fd;
+
+	*path = NULL;
+	if (bid->size) {
+		p2d_build_id_hex(bid->id, bid->size, hex);
+		if (conf->buildid_dir &&
+		    asprintf(&rel, "%s/.build-id/%.2s/%s/debug", conf->buildid_dir, hex,
+			     hex + 2) >= 0) {
+			fd = try_path(conf, rel, 0, bid, path);
+			if (fd >= 0)
+				return fd;
+		}
+		if (asprintf(&rel, "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2) < 0)
+			return -ENOMEM;
+		fd = try_path(conf, p2d_path_under(conf->symfs, rel), 0, bid, path);
+		free(rel);
+		if (fd >= 0)
+			return fd;
+	}
+	link = debuglink(elf);
+	if (!link || !file || file[0] != '/')
+		return -ENOENT;
+	return from_debuglink(conf, file, link, bid, path);
+}
