@@ -132,6 +132,11 @@ typedef void (*p2d_name_fn)(void *ctx, const char *path, bool created);
  *	/sys/kernel/notes) under this directory; NULL for /
  * @buildid_dir: perf's build-id cache; NULL for $PERF_BUILDID_DIR, else
  *	~/.debug
+ * @no_user_names: leave the user addresses as numbers; by default each one
+ *	the trace.dat holds (user stack frames, sample ips taken in user mode)
+ *	is named after the function of its mapped file that holds it, as perf
+ *	names it (the file found as for @symfs, build id checked), in the
+ *	kallsyms section, where trace-cmd finds it
  */
 struct p2d_options {
 	size_t			size;
@@ -164,6 +169,7 @@ struct p2d_options {
 	const char		*vmlinux;
 	const char		*symfs;
 	const char		*buildid_dir;
+	bool			no_user_names;
 };
 
 /**
@@ -211,6 +217,12 @@ struct p2d_options {
  *	out: a value in them is in the range of perf's context markers but
  *	none of them (a return address of -1 from a frame-pointer walk through
  *	code without frame pointers, say). Their samples are converted.
+ * @user_addrs: distinct user addresses the trace.dat holds (user stack
+ *	frames, sample ips taken in user mode)
+ * @user_named: of those, the ones a symbol of their mapped file names (in
+ *	the kallsyms section, so that trace-cmd prints the names)
+ * @user_ambiguous: of those, the ones left as numbers because another
+ *	process has other code (or none) at the same address
  */
 struct p2d_summary {
 	size_t		size;
@@ -240,6 +252,9 @@ struct p2d_summary {
 	uint64_t	unwind_short;
 	uint64_t	unwind_skipped;
 	uint64_t	bad_chains;
+	uint64_t	user_addrs;
+	uint64_t	user_named;
+	uint64_t	user_ambiguous;
 };
 
 /**

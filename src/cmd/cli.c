@@ -95,6 +95,9 @@ int p2d_cli_convert_option(struct p2d_cli *cli, struct p2d_options *o, int c, ch
 	case P2D_OPT_NO_CALLCHAIN:
 		o->no_callchain = true;
 		return 1;
+	case P2D_OPT_NO_USER_NAMES:
+		o->no_user_names = true;
+		return 1;
 	case P2D_OPT_ALL:
 		o->all_records = true;
 		return 1;
@@ -558,6 +561,24 @@ static void left_out(const struct p2d_cli *cli, const struct p2d_summary *s)
 		fprintf(summary_stream(cli), "%s: not converted: %s\n", cli->prog, line);
 }
 
+/* How the user addresses were named */
+static void user_names_line(const struct p2d_cli *cli, const struct p2d_summary *s)
+{
+	FILE *f = summary_stream(cli);
+
+	if (!s->user_named) {
+		fprintf(f, "%s: user symbols: none for %llu addresses (their files are not here,"
+			" or not the recording's)\n", cli->prog, (unsigned long long)s->user_addrs);
+		return;
+	}
+	fprintf(f, "%s: user symbols: naming %llu of %llu addresses", cli->prog,
+		(unsigned long long)s->user_named, (unsigned long long)s->user_addrs);
+	if (s->user_ambiguous)
+		fprintf(f, "; %llu left as numbers (another process has other code there)",
+			(unsigned long long)s->user_ambiguous);
+	fputc('\n', f);
+}
+
 /* Where the names of the stacks came from, when there are stacks */
 static void stacks_line(const struct p2d_cli *cli, const struct p2d_summary *s)
 {
@@ -567,6 +588,9 @@ static void stacks_line(const struct p2d_cli *cli, const struct p2d_summary *s)
 		       (unsigned long long)s->kernel_addrs);
 	else if (s->kernel_addrs)
 		fprintf(summary_stream(cli), "%s: kernel symbols: %s\n", cli->prog, s->symbol_source);
+	if (s->size >= offsetof(struct p2d_summary, user_ambiguous) + sizeof(s->user_ambiguous) &&
+	    s->user_addrs)
+		user_names_line(cli, s);
 	if (s->unwound)
 		fprintf(summary_stream(cli), "%s: user stacks unwound: %llu, %llu of them stop early at a file missing"
 		       " here or changed since the recording\n", cli->prog,

@@ -28,6 +28,7 @@ enum {
 	P2D_OPT_ALL,
 	P2D_OPT_VMLINUX,
 	P2D_OPT_SYMFS,
+	P2D_OPT_NO_USER_NAMES,
 	P2D_OPT_FIRST_FREE,	/* the programs number their own options from here */
 };
 
@@ -42,6 +43,7 @@ enum {
 	{ "symfs",	 required_argument,	NULL, P2D_OPT_SYMFS },		\
 	{ "tod",	 no_argument,		NULL, P2D_OPT_TOD },		\
 	{ "no-callchain", no_argument,		NULL, P2D_OPT_NO_CALLCHAIN },	\
+	{ "no-user-names", no_argument,	NULL, P2D_OPT_NO_USER_NAMES },	\
 	{ "all",	 no_argument,		NULL, P2D_OPT_ALL },		\
 	{ "quiet",	 no_argument,		NULL, 'q' },			\
 	{ "verbose",	 no_argument,		NULL, 'v' }
@@ -87,6 +89,8 @@ enum {
 	"      --no-callchain       leave call chains out (default: each becomes\n" \
 	"                           ftrace:kernel_stack and ftrace:user_stack events\n" \
 	"                           after its event)\n" \
+	"      --no-user-names      leave user addresses as numbers (default: named\n" \
+	"                           after their files' functions, as perf names them)\n" \
 	"      --all                also the side-band records (COMM, FORK, EXIT,\n" \
 	"                           MMAP, SWITCH, LOST, THROTTLE) as perf:* events\n"
 

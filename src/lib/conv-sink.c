@@ -722,16 +722,45 @@ int p2d_conv_emit_run(void *ctx, uint32_t cpu, const struct p2d_qentry *e, size_
 	}
 }
 
-/* A user stack leaves the queue: its process's PROCMAPS gets the maps it has now */
+static int claim_frame(void *ctx, uint32_t tgid, uint64_t frame)
+{
+	struct p2d_conv *cv = ctx;
+
+	return p2d_usyms_add(cv->usyms, cv->maps, tgid, frame);
+}
+
+/*
+ * A user stack leaves the queue: its process's PROCMAPS gets the maps it has
+ * now, and its frames are named with them
+ */
 static int user_stack_seen(struct p2d_conv *cv, const uint8_t *data, uint64_t len)
 {
 	uint32_t tgid;
 	int ret;
 
-	if (!p2d_synth_user_tgid(cv->synth, data, (uint32_t)len, &tgid))
+	if (cv->usyms) {
+		ret = p2d_synth_user_frames(cv->synth, data, (uint32_t)len, &tgid, claim_frame, cv);
+		if (ret == 1)
+			return 0;
+		if (ret)
+			return ret;
+	} else if (!p2d_synth_user_tgid(cv->synth, data, (uint32_t)len, &tgid)) {
 		return 0;
+	}
 	ret = p2d_maps_want(cv->maps, tgid);
 	return ret == -ENOSPC ? 0 : ret;
+}
+
+/* A sample's ip taken in user mode (the lower half of a 64-bit space) is named too */
+static int sample_seen(struct p2d_conv *cv, const uint8_t *data, uint64_t len)
+{
+	uint64_t ip;
+
+	if (!cv->usyms || !p2d_synth_sample_ip(cv->synth, data, (uint32_t)len, &ip) ||
+	    (int64_t)ip < 0)
+		return 0;
+	return p2d_usyms_add(cv->usyms, cv->maps,
+			     p2d_usyms_pid(cv->usyms, p2d_get32(data + 4, false)), ip);
 }
 
 /* One event (or lost mark) of p2d_conv_emit_event() */
@@ -752,7 +781,7 @@ static int emit_one(struct p2d_conv *cv, uint32_t cpu, uint64_t ts, const uint8_
 			switch (p2d_synth_kind(cv->synth, p2d_get16(data, false))) {
 			case P2D_KIND_SAMPLE:
 				cv->sum->samples++;
-				break;
+				return sample_seen(cv, data, len);
 			case P2D_KIND_STACK:
 				cv->sum->stacks++;
 				return user_stack_seen(cv, data, len);
@@ -786,10 +815,15 @@ int p2d_conv_emit_side(void *ctx, const struct p2d_side *rec)
 	case P2D_SIDE_COMM:
 		if (rec->exec)
 			p2d_maps_exec(cv->maps, rec->pid);
-		ret = p2d_tasks_set(cv->tasks, rec->tid, rec->comm, sizeof(rec->comm), false);
+		ret = cv->usyms ? p2d_usyms_thread(cv->usyms, rec->tid, rec->pid) : 0;
+		if (!ret)
+			ret = p2d_tasks_set(cv->tasks, rec->tid, rec->comm, sizeof(rec->comm),
+					    false);
 		break;
 	case P2D_SIDE_FORK:
-		ret = p2d_tasks_fork(cv->tasks, rec->tid, rec->parent);
+		ret = cv->usyms ? p2d_usyms_thread(cv->usyms, rec->tid, rec->pid) : 0;
+		if (!ret)
+			ret = p2d_tasks_fork(cv->tasks, rec->tid, rec->parent);
 		if (!ret || ret == -ENOSPC)
 			ret = p2d_maps_fork(cv->maps, rec->pid, rec->ppid);
 		break;
@@ -827,11 +861,15 @@ static int emit_payload(void *ctx, const uint8_t *data, uint32_t len)
 	return emit_one(ec->cv, ec->cpu, ec->ts, data, len);
 }
 
-/*
- * A recording of another machine than this one is unwound with that
- * machine's files, under --symfs; without it, this machine's would be used
+/**
+ * p2d_conv_foreign - is the recording of another machine, whose files are not given?
+ * @cv: the conversion
+ *
+ * A recording of another machine than this one is unwound and named with
+ * that machine's files, under --symfs; without it, this machine's would be
+ * used.
  */
-static bool foreign(struct p2d_conv *cv)
+bool p2d_conv_foreign(struct p2d_conv *cv)
 {
 	const struct p2d_uw_arch *rec = p2d_uw_arch(cv->meta.arch, 2);
 	const struct p2d_uw_arch *here;
@@ -857,7 +895,7 @@ static int unwinder(struct p2d_conv *cv)
 	cv->unwinder = p2d_unwinder_new(&conf);
 	if (!cv->unwinder)
 		return -ENOMEM;
-	cv->uw_foreign = foreign(cv);
+	cv->uw_foreign = p2d_conv_foreign(cv);
 	return 0;
 }
 

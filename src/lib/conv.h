@@ -9,6 +9,7 @@
 #include "select.h"
 #include "synth.h"
 #include "unwind.h"
+#include "usyms.h"
 #include "write.h"
 
 /**
@@ -26,6 +27,8 @@
  * @maps_warned: warned that there are too many mappings
  * @ksyms: the kernel addresses written, and their symbols at the end
  * @ksyms_out: the kallsyms section chosen
+ * @usyms: the user addresses written, named at the end (NULL: not named)
+ * @usyms_out: their kallsyms lines
  * @unwinder: DWARF unwinding of user stacks, NULL until the first
  * @uw_frames: frames being unwound
  * @uw_warned: warned about user stacks left out
@@ -71,6 +74,8 @@ struct p2d_conv {
 	struct p2d_ksyms		*ksyms;
 	const uint8_t			*ksyms_map;	/* p2d_ksyms_fields_map() */
 	struct p2d_ksyms_out		ksyms_out;
+	struct p2d_usyms		*usyms;
+	struct p2d_usyms_out		usyms_out;
 	struct p2d_unwinder		*unwinder;
 	uint64_t			*uw_frames;
 	bool				uw_warned;
@@ -107,6 +112,7 @@ struct p2d_conv {
 #define P2D_UNWIND_MEMBER	(1u << 30)
 
 extern const struct p2d_sink_ops p2d_conv_sink __hidden;
+bool p2d_conv_foreign(struct p2d_conv *cv) __hidden;
 int p2d_conv_emit_run(void *ctx, uint32_t cpu, const struct p2d_qentry *e, size_t n) __hidden;
 int p2d_conv_emit_event(void *ctx, uint32_t cpu, uint64_t ts, const uint8_t *data,
 			uint64_t len) __hidden;

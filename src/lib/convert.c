@@ -127,6 +127,36 @@ static int no_samples(struct p2d_conv *cv)
 			 " and no event formats: nothing to convert");
 }
 
+/*
+ * The user addresses named (usyms.c), their lines after the kernel's: of a
+ * 64-bit recording of this machine (or of --symfs), whose user addresses are
+ * told from kernel ones by their top bit
+ */
+static int user_symbols(struct p2d_conv *cv)
+{
+	const struct p2d_uw_arch *arch = p2d_uw_arch(cv->meta.arch, 2);
+	struct p2d_usyms_out *u = &cv->usyms_out;
+	size_t klen = cv->ksyms_out.text ? cv->ksyms_out.len : 0;
+	char *text;
+	int ret;
+
+	if (!cv->usyms || cv->opts->no_user_names || cv->tracing->long_size != 8 ||
+	    p2d_conv_foreign(cv))
+		return 0;
+	ret = p2d_usyms_finish(cv->usyms, cv->dsos, arch ? arch->machine : 0, cv->sum->unwound > 0,
+			       u);
+	if (ret || !u->text)
+		return ret;
+	text = realloc(cv->ksyms_out.text, klen + u->len + 1);
+	if (!text)
+		return -ENOMEM;
+	memcpy(text + klen, u->text, u->len);
+	text[klen + u->len] = '\0';
+	cv->ksyms_out.text = text;
+	cv->ksyms_out.len = klen + u->len;
+	return 0;
+}
+
 static int finish_events(struct p2d_conv *cv)
 {
 	uint64_t late, off;
@@ -160,6 +190,8 @@ static int finish_events(struct p2d_conv *cv)
 			 " here or of another build id than the recording's (--symfs DIR, perf's"
 			 " build-id cache)", (unsigned long long)cv->sum->unwind_short);
 	ret = p2d_ksyms_finish(cv->ksyms, &cv->diag, &cv->meta, &cv->ksyms_out);
+	if (!ret)
+		ret = user_symbols(cv);
 	if (ret)
 		return p2d_error(&cv->diag, P2D_NO_OFFSET, ret, "kernel symbols: %s",
 				 strerror(-ret));
@@ -195,6 +227,9 @@ static void fill_summary(struct p2d_conv *cv, int out_fd)
 	sum->uncompressed_bytes += cv->tracing->blob_len + cv->ksyms_out.len + FIXED_BYTES +
 				   (uint64_t)sum->tasks * TASK_BYTES;
 	sum->symbols = cv->ksyms_out.nr;
+	sum->user_addrs = cv->usyms_out.addrs;
+	sum->user_named = cv->usyms_out.named;
+	sum->user_ambiguous = cv->usyms_out.ambiguous;
 	sum->kernel_addrs = cv->ksyms_out.addrs;
 	sum->named_addrs = cv->ksyms_out.named;
 	snprintf(sum->symbol_source, sizeof(sum->symbol_source), "%s", cv->ksyms_out.source);
@@ -298,8 +333,10 @@ static void release(struct p2d_conv *cv)
 	p2d_maps_free(cv->maps);
 	p2d_dsos_free(cv->dsos);
 	p2d_ksyms_free(cv->ksyms);
+	p2d_usyms_free(cv->usyms);
 	p2d_unwinder_free(cv->unwinder);
 	free(cv->ksyms_out.text);
+	free(cv->usyms_out.text);
 	free(cv->uw_frames);
 	free(cv->buildid_dir);
 	p2d_meta_free(&cv->meta);
@@ -319,6 +356,7 @@ int p2d_conv_run(const struct p2d_options *opts, struct p2d_summary *sum)
 	struct p2d_out out = { .fd = -1 };
 	struct p2d_input in = { .fd = -1 };
 	struct p2d_ksyms_conf ksyms_conf;
+	struct p2d_dso_conf files;
 	struct p2d_conv cv;
 	int ret;
 
@@ -349,13 +387,18 @@ int p2d_conv_run(const struct p2d_options *opts, struct p2d_summary *sum)
 	ksyms_conf.symfs = opts->symfs && *opts->symfs ? opts->symfs : NULL;
 	ksyms_conf.buildid_dir = cv.buildid_dir;
 	ksyms_conf.diag = &cv.diag;
+	files.symfs = ksyms_conf.symfs;
+	files.buildid_dir = cv.buildid_dir;
+	files.diag = &cv.diag;
 	cv.tasks = p2d_tasks_alloc();
 	cv.synth = p2d_synth_new();
 	cv.dsos = p2d_dsos_new();
 	cv.maps = p2d_maps_new();
 	cv.ksyms = p2d_ksyms_new(&ksyms_conf);
+	cv.usyms = p2d_usyms_new(&files);
 	cv.queue = p2d_reorder_new(p2d_conv_emit_event, p2d_conv_emit_side, &cv);
-	if (!cv.tasks || !cv.synth || !cv.dsos || !cv.maps || !cv.ksyms || !cv.queue) {
+	if (!cv.tasks || !cv.synth || !cv.dsos || !cv.maps || !cv.ksyms || !cv.usyms ||
+	    !cv.queue) {
 		ret = -ENOMEM;
 	} else {
 		p2d_reorder_set_run(cv.queue, p2d_conv_emit_run);

@@ -152,6 +152,7 @@ static const uint8_t record_size[P2D_NR_RECORD_KINDS] = {
 };
 
 #define MAX_FILE	4096	/* a mapping's file name, at most (PATH_MAX) */
+#define KIND_HAS_IP	0x80	/* in &p2d_synth kind[]: a sample event with an ip */
 
 struct p2d_synth {
 	int		record_id[P2D_NR_RECORD_KINDS];
@@ -207,7 +208,7 @@ void p2d_synth_free(struct p2d_synth *s)
  */
 enum p2d_synth_kind p2d_synth_kind(const struct p2d_synth *s, uint16_t id)
 {
-	return (enum p2d_synth_kind)s->kind[id];
+	return (enum p2d_synth_kind)(s->kind[id] & ~KIND_HAS_IP);
 }
 
 /* A format in a malloc()ed string, or NULL */
@@ -338,8 +339,26 @@ again:
 	if (add(s, t, d, P2D_SYNTH_SYSTEM, sample_format(name, id, src->vals), id,
 		P2D_KIND_SAMPLE))
 		return -EINVAL;
+	if (src->vals & (1u << P2D_VAL_IP))
+		s->kind[id] |= KIND_HAS_IP;
 	n->id = id;
 	return 0;
+}
+
+/**
+ * p2d_synth_sample_ip - the ip of a perf:* sample event, if it has one
+ * @s: the state
+ * @data: an event payload, in this host's byte order
+ * @len: its bytes
+ * @ip: set to the ip
+ */
+bool p2d_synth_sample_ip(const struct p2d_synth *s, const uint8_t *data, uint32_t len,
+			 uint64_t *ip)
+{
+	if (len < COMMON_SIZE + 8 || !(s->kind[p2d_get16(data, false)] & KIND_HAS_IP))
+		return false;
+	*ip = p2d_get64(data + COMMON_SIZE, false);
+	return true;
 }
 
 static void put_common(uint8_t *p, int id, uint32_t pid, uint16_t flags)
@@ -599,6 +618,34 @@ int p2d_synth_user_stacks(struct p2d_synth *s, struct p2d_tracing *t, struct p2d
 		k = n - i < s->ustack.entries ? n - i : s->ustack.entries;
 		ret = emit_stack(s, &s->ustack, of, of->tgid, frames + i, k, fn, ctx);
 	}
+	return ret;
+}
+
+/**
+ * p2d_synth_user_frames - the frames of an ftrace:user_stack event
+ * @s: the state
+ * @data: an event payload, in this host's byte order
+ * @len: its bytes
+ * @tgid: set to its process
+ * @fn: called with each frame (0s, the padding, too)
+ * @ctx: passed to @fn
+ *
+ * Returns what the last @fn returned (0 for none), or 1 when @data is no
+ * user_stack event.
+ */
+int p2d_synth_user_frames(const struct p2d_synth *s, const uint8_t *data, uint32_t len,
+			  uint32_t *tgid, int (*fn)(void *ctx, uint32_t tgid, uint64_t frame),
+			  void *ctx)
+{
+	const struct stack_fmt *f = &s->ustack;
+	uint32_t off;
+	int ret = 0;
+
+	if (!p2d_synth_user_tgid(s, data, len, tgid))
+		return 1;
+	for (off = f->caller_off; !ret && off + f->lsize <= len; off += f->lsize)
+		ret = fn(ctx, *tgid, f->lsize == 8 ? p2d_get64(data + off, false) :
+					    p2d_get32(data + off, false));
 	return ret;
 }
 

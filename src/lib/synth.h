@@ -84,5 +84,10 @@ bool p2d_synth_user_tgid(const struct p2d_synth *s, const uint8_t *data, uint32_
 int p2d_synth_record(struct p2d_synth *s, struct p2d_tracing *t, struct p2d_diag *d,
 		     const struct p2d_record *rec, const uint8_t **data, uint32_t *len) __hidden;
 enum p2d_synth_kind p2d_synth_kind(const struct p2d_synth *s, uint16_t id) __hidden;
+bool p2d_synth_sample_ip(const struct p2d_synth *s, const uint8_t *data, uint32_t len,
+			 uint64_t *ip) __hidden;
+int p2d_synth_user_frames(const struct p2d_synth *s, const uint8_t *data, uint32_t len,
+			  uint32_t *tgid, int (*fn)(void *ctx, uint32_t tgid, uint64_t frame),
+			  void *ctx) __hidden;
 
 #endif /* P2D_SYNTH_H */

@@ -36,7 +36,7 @@ frames() {
 		END { printf "%d %d\n", n, f }'
 }
 
-PERF_BUILDID_DIR=$tmp/cache "$PERF2DAT" -f --kallsyms none --symfs "$tmp/good" "$in" \
+PERF_BUILDID_DIR=$tmp/cache "$PERF2DAT" -f --kallsyms none --no-user-names --symfs "$tmp/good" "$in" \
 	-o "$tmp/good.dat" > "$tmp/out" 2> "$tmp/err" || fail "good: $(cat "$tmp/err")"
 set -- $(frames "$tmp/good.dat")
 [ "$1" -gt 100 ] && [ "$2" -gt 500 ] || fail "good: only $1 user stacks, $2 frames"
@@ -44,7 +44,7 @@ stacks=$(sed -n 's/^perf2dat: user stacks unwound: \([0-9]*\), 0 of them stop ea
 [ -n "$stacks" ] && [ "$stacks" -gt 100 ] || fail "good: summary: $(cat "$tmp/out")"
 
 for case in changed missing; do
-	PERF_BUILDID_DIR=$tmp/cache "$PERF2DAT" -f --kallsyms none --symfs "$tmp/$case" "$in" \
+	PERF_BUILDID_DIR=$tmp/cache "$PERF2DAT" -f --kallsyms none --no-user-names --symfs "$tmp/$case" "$in" \
 		-o "$tmp/$case.dat" > "$tmp/out" 2> "$tmp/err" || fail "$case: $(cat "$tmp/err")"
 	set -- $(frames "$tmp/$case.dat")
 	[ "$1" -eq 0 ] && [ "$2" -eq 0 ] || fail "$case: $1 user stacks, $2 frames from a file not the recording's"

@@ -13,8 +13,8 @@ frames (addresses of the kernel half) must be the same addresses in the same
 order, each named as perf names it (the function, without perf's +offset),
 and a frame perf names no symbol for ([unknown]) must get no name or
 "[unknown]". The kernel part of perf's chain is its frames before the first
-user address; a user_stack frame must be an address or "[unknown]" (never a
-kernel function: perf names a kernel address in the user part [unknown]). A
+user address; a user_stack frame must be an address, "[unknown]" or a user
+function's name (never an address of the kernel half). A
 sample perf prints without any frame (it discards a chain with a value of
 its context-marker range that is no marker) must have no stack event at all
 in trace-cmd's report. It fails on any line it cannot read, and when there
@@ -30,9 +30,10 @@ PERF_SAMPLE = re.compile(r'^\s*(?P<s>\d+)\.(?P<ns>\d{9}):\s+(?P<event>\S+):\s*$'
 PERF_FRAME = re.compile(r'^\s+(?P<addr>[0-9a-f]+) (?P<sym>.+?)(?: \(.*\))?$')
 TC_EVENT = re.compile(r'^\s*.*-\d+\s+\[\d+\]\s+(?:[^\s:]{4,5}\s+)?(?P<s>\d+)\.(?P<ns>\d{9}):'
                       r'\s+(?P<event>[^:\s]+):\s*(?P<rest>.*)$')
-# a user_stack caller: its address, or [unknown] where it falls among the
-# kernel symbols (a kernel address in the user part: perf names it [unknown])
-USER_FRAME = re.compile(r'^\s*=> (?:0x[0-9a-f]+|\[unknown\])$')
+# a user_stack caller: its address, [unknown], or the name of the user
+# function that holds it (tests/integration/user-names.sh checks those
+# names against perf's); never an address of the kernel half
+USER_FRAME = re.compile(r'^\s*=> (?!(?:0x)?ffff[89a-f][0-9a-f]{12}$)\S.*$')
 TC_FRAME = re.compile(r'^\s*=> (?:(?P<sym>\S+) \((?P<addr>[0-9a-f]+)\)|(?:0x)?(?P<hex>[0-9a-f]+))$')
 
 

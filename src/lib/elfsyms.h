@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Function symbols of an ELF file, read as perf reads them (elfsyms.c), for
+ * the converter's user symbols (usyms.c) and the KernelShark plugin's own
+ * resolver (plugin/stacks-syms.c), which compiles this file too: so it uses
+ * no other header of the library.
+ */
+#ifndef P2D_ELFSYMS_H
+#define P2D_ELFSYMS_H
+
+#include <gelf.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifndef __hidden
+#define __hidden __attribute__((visibility("hidden")))
+#endif
+
+/**
+ * struct p2d_esym - a function
+ * @start: its first byte, as an offset in the file (what a mapping's
+ *	pgoff counts in)
+ * @end: the offset after its last byte
+ * @name: its name, at this offset of &p2d_esyms.names (as in the file)
+ */
+struct p2d_esym {
+	uint64_t	start;
+	uint64_t	end;
+	uint32_t	name;
+};
+
+/**
+ * struct p2d_esyms - the functions of a file, sorted, one at an address
+ * @s: the functions
+ * @nr: how many
+ * @names: their names, NUL-terminated
+ * @names_len: bytes of @names
+ * @from_symtab: read from a .symtab (else from .dynsym)
+ */
+struct p2d_esyms {
+	struct p2d_esym	*s;
+	size_t		nr;
+	char		*names;
+	size_t		names_len;
+	bool		from_symtab;
+};
+
+int p2d_esyms_read(struct p2d_esyms *t, Elf *elf, Elf *debug) __hidden;
+void p2d_esyms_release(struct p2d_esyms *t) __hidden;
+const struct p2d_esym *p2d_esyms_find(const struct p2d_esyms *t, uint64_t off) __hidden;
+char *p2d_demangle(const char *name) __hidden;
+
+#endif /* P2D_ELFSYMS_H */
