@@ -87,7 +87,7 @@ struct p2d_ks_stream *p2d_ks_stream_new(struct kshark_data_stream *stream)
 		s->f_next_pid = tep_find_field(ev, "next_pid");
 		s->f_prev_state = tep_find_field(ev, "prev_state");
 	}
-	s->syms = p2d_ks_syms_new();
+	s->syms = p2d_ks_syms_new(kshark_get_tep_input(stream));
 	if (!s->syms) {
 		free(s);
 		return NULL;
@@ -444,8 +444,8 @@ static int read_frames(struct p2d_ks_stream *s, struct tep_handle *tep, struct t
 		if (!user && (!a || a == (lsize == 8 ? UINT64_MAX : UINT32_MAX)))
 			break;
 		if (user)
-			p2d_ks_user_frame(s->syms, kshark_get_tep_input(s->stream), (int)pid, a, &f,
-					  st, keep);
+			p2d_ks_user_frame(s->syms, kshark_get_tep_input(s->stream), tep, (int)pid,
+					  a, &f, st, keep);
 		else
 			kernel_frame(tep, a, &f, st);
 		if (add_frame(st, cap, &f))

@@ -146,8 +146,10 @@ if grep -E '"[^"]*/\.\./' "$tmp/release-up-root.strace"; then
 	fail "release-up-root: a path with .. was looked for"
 fi
 
-# 3. PROCMAPS -> the stack view
-"$prog" -q -f "$rec" -o "$tmp/good.dat" || fail "converting $rec"
+# 3. PROCMAPS -> the stack view, of a trace.dat whose user frames it names
+# itself (a perf2dat one carries their names: its VERSION made another's)
+"$prog" -q -f "$rec" -o "$tmp/p2d.dat" || fail "converting $rec"
+$names text "$tmp/p2d.dat" "$tmp/good.dat" 'perf2dat ' 'p2d-test ' || fail "rewriting VERSION"
 for k in f:a_FIFO d:a_directory l:a_FIFO /dev/zero:a_character_device; do
 	name=${k%%:*} kind=$(echo "${k#*:}" | tr _ ' ')
 	case $name in

@@ -55,6 +55,14 @@ check() {
 		2> "$tmp/err" || fail "$input: kshark-stacks on the trace.dat: $(cat "$tmp/err")"
 	cmp -s "$tmp/view-perf" "$tmp/view-dat" ||
 		fail "$input: the view differs between perf.data and its trace.dat"
+	# a trace.dat of another program (trace-cmd record -T --proc-map): the
+	# view names its user frames itself, from the files, with the same rules
+	"$PYTHON3" "$TOP_SRCDIR/tests/tools/name-files.py" text "$tmp/out.dat" "$tmp/native.dat" \
+		'perf2dat ' 'p2d-test ' || fail "$input: rewriting VERSION"
+	PERF2DAT_SYMFS=$root "$dump" "$KSHARK_PLUGIN" "$tmp/native.dat" > "$tmp/view-native" \
+		2> "$tmp/err" || fail "$input: kshark-stacks on a native trace.dat: $(cat "$tmp/err")"
+	cmp -s "$tmp/view-perf" "$tmp/view-native" ||
+		fail "$input: the view of a native trace.dat differs: $(diff "$tmp/view-perf" "$tmp/view-native" | head -5)"
 	"$PYTHON3" - "$tmp/perf" "$tmp/trace" "$tmp/view-perf" "$input" <<'PY' || fail "$input"
 import collections, re, sys
 perf_path, trace_path, view_path, name = sys.argv[1:]

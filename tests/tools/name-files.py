@@ -4,6 +4,7 @@
 
     name-files.py path IN OUT OLD NEW       every "OLD" path in IN names NEW
     name-files.py release IN OUT RELEASE    the perf.data's OSRELEASE is RELEASE
+    name-files.py text IN OUT OLD NEW       every OLD in IN is NEW (as long)
 
 A recording names files: its MMAP/MMAP2 records (and a trace.dat's
 PROCMAPS) name the mapped files, its OSRELEASE feature leads to a vmlinux
@@ -14,6 +15,10 @@ makes them name FIFOs, devices, directories and paths with ".." this way.
 newline, with NEW padded at its start with '/' to OLD's length, so the file
 keeps its size and every record its layout ("////tmp/f" is the path
 "/tmp/f"). NEW must not be longer than OLD, and OLD must occur.
+
+"text" replaces bytes with as many others (a trace.dat's VERSION option
+"perf2dat ..." made another program's, whose user frames the stack view
+names itself).
 
 "release" rewrites the OSRELEASE feature section of a perf.data in file
 mode, little-endian (u32 length, then the NUL-padded string): RELEASE must
@@ -70,13 +75,21 @@ def main():
     args = sys.argv[1:]
     if len(args) == 5 and args[0] == 'path':
         cmd, src, dst, old, new = args
+    elif len(args) == 5 and args[0] == 'text':
+        cmd, src, dst, old, new = args
+        if len(old) != len(new):
+            die('%r and %r differ in length' % (old, new))
     elif len(args) == 4 and args[0] == 'release':
         cmd, src, dst, rel = args
     else:
-        die('usage: name-files.py path IN OUT OLD NEW | release IN OUT RELEASE')
+        die('usage: name-files.py path|text IN OUT OLD NEW | release IN OUT RELEASE')
     data = open(src, 'rb').read()
     if cmd == 'path':
         data = path(data, old.encode(), new.encode())
+    elif cmd == 'text':
+        if old.encode() not in data:
+            die('%r does not occur' % old)
+        data = data.replace(old.encode(), new.encode())
     else:
         data = release(data, rel.encode())
     open(dst, 'wb').write(data)
