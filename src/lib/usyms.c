@@ -348,11 +348,11 @@ out:
 }
 
 /*
- * The name of the function that holds file offset @off as its DWARF says
- * (the subprogram the code is out of line in: its linkage name, else its
- * name), or NULL: what perf names the frames of a user stack it unwinds
- * (its inline resolution, addr2line's outermost function). @vaddr: @off's
- * address in the file.
+ * The name of the function that holds address @vaddr of the file as its
+ * DWARF says: the subprogram the code is out of line in, its linkage name,
+ * else its name; NULL where no subprogram holds it (assembly). perf names
+ * the frames of the stacks it unwinds so: its inline resolution puts
+ * addr2line's outermost function in place of its own symbol.
  */
 static const char *dwarf_function(Dwarf *dw, uint64_t vaddr)
 {
@@ -367,15 +367,11 @@ static const char *dwarf_function(Dwarf *dw, uint64_t vaddr)
 	for (i = 0; i < n; i++)
 		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
 			fn = &scopes[i];
-	if (fn) {
-		if (dwarf_attr_integrate(fn, DW_AT_linkage_name, &attr) ||
-		    dwarf_attr_integrate(fn, DW_AT_MIPS_linkage_name, &attr))
-			name = dwarf_formstring(&attr);
-		if (!name)
-			name = dwarf_diename(fn);
-		if (!name && dwarf_attr_integrate(fn, DW_AT_name, &attr))
-			name = dwarf_formstring(&attr);
-	}
+	if (fn && (dwarf_attr_integrate(fn, DW_AT_linkage_name, &attr) ||
+		   dwarf_attr_integrate(fn, DW_AT_MIPS_linkage_name, &attr)))
+		name = dwarf_formstring(&attr);
+	if (fn && !name)
+		name = dwarf_diename(fn);
 	free(scopes);
 	return name;
 }
