@@ -347,33 +347,49 @@ out:
 	return nf->elf ? p2d_esyms_read(&nf->syms, nf->elf, nf->debug) : 0;
 }
 
+/* A subprogram looked for, and found */
+struct fn_query {
+	Dwarf_Addr	pc;
+	Dwarf_Die	die;
+	bool		found;
+};
+
+/* dwarf_getfuncs() callback: is @fn the subprogram out of line at the address? */
+static int holds_pc(Dwarf_Die *fn, void *arg)
+{
+	struct fn_query *q = arg;
+
+	if (dwarf_haspc(fn, q->pc) <= 0)
+		return DWARF_CB_OK;
+	q->die = *fn;
+	q->found = true;
+	return DWARF_CB_ABORT;
+}
+
 /*
  * The name of the function that holds address @vaddr of the file as its
- * DWARF says: the subprogram the code is out of line in, its linkage name,
- * else its name; NULL where no subprogram holds it (assembly). perf names
- * the frames of the stacks it unwinds so: its inline resolution puts
- * addr2line's outermost function in place of its own symbol.
+ * DWARF says: the subprogram the code is out of line in (inlined ones are
+ * within it), its linkage name, else its name (a clone's, .constprop, is its
+ * origin's); NULL where no subprogram holds it (assembly). perf names the
+ * frames of the stacks it unwinds so: its inline resolution puts addr2line's
+ * outermost function in place of its own symbol.
  */
 static const char *dwarf_function(Dwarf *dw, uint64_t vaddr)
 {
-	Dwarf_Die cu, *scopes = NULL, *fn = NULL;
+	struct fn_query q = { .pc = vaddr, .found = false };
 	Dwarf_Attribute attr;
-	const char *name = NULL;
-	int n, i;
+	Dwarf_Die cu;
 
 	if (!dw || !dwarf_addrdie(dw, vaddr, &cu))
 		return NULL;
-	n = dwarf_getscopes(&cu, vaddr, &scopes);
-	for (i = 0; i < n; i++)
-		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
-			fn = &scopes[i];
-	if (fn && (dwarf_attr_integrate(fn, DW_AT_linkage_name, &attr) ||
-		   dwarf_attr_integrate(fn, DW_AT_MIPS_linkage_name, &attr)))
-		name = dwarf_formstring(&attr);
-	if (fn && !name)
-		name = dwarf_diename(fn);
-	free(scopes);
-	return name;
+	dwarf_getfuncs(&cu, holds_pc, &q, 0);
+	if (!q.found)
+		return NULL;
+	if (dwarf_attr_integrate(&q.die, DW_AT_linkage_name, &attr) ||
+	    dwarf_attr_integrate(&q.die, DW_AT_MIPS_linkage_name, &attr) ||
+	    dwarf_attr_integrate(&q.die, DW_AT_name, &attr))
+		return dwarf_formstring(&attr);
+	return NULL;
 }
 
 /* File offset @off's address in the file @elf, from its loadable segments */

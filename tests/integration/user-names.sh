@@ -1,0 +1,100 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# User frames under perf's names, wherever they are read: a C++ program
+# (tests/data/usyms/worker.cpp: templates, a namespace, std::sort, libc) is
+# built and recorded here with perf, with frame pointers (perf record -g)
+# and without (--call-graph dwarf), converted with no option, and the user
+# frames perf script names are compared with what trace-cmd report prints
+# and with the KernelShark stack view's headless dump, frame by frame
+# (tests/tools/user-names.py): at least 99% named alike, none named
+# otherwise with frame pointers (for unwound stacks perf prints, in code
+# without a DWARF function (libc's assembly), the name addr2line picks among
+# the symbol's aliases: at most 1% there). With libc6-dbg installed (a CI
+# package) libc's local functions are named too.
+#
+# A program rebuilt after its recording: perf record put the first build in
+# perf's build-id cache, and the frames are named from it, as perf names
+# them; with no cache, they are numbers and one line says so.
+#
+# Needs g++ and a perf that can record here (root, or perf_event_paranoid
+# <= 1): skipped otherwise. perf and perf2dat both read this machine's
+# libraries, which recorded.
+set -u
+for tool in "${PERF2DAT:-}" "${TRACE_CMD:-}" "${PERF_REAL:-}" "${PYTHON3:-}" "${KSHARK_TEST:-}"; do
+	[ -n "$tool" ] && [ -x "$tool" ] ||
+		{ echo "SKIP: user-names: perf2dat, trace-cmd, perf, python3 and the libkshark test program are needed"; exit 77; }
+done
+command -v g++ > /dev/null 2>&1 || { echo "SKIP: user-names: g++ is needed"; exit 77; }
+[ -r "${KSHARK_PLUGIN:-}" ] || { echo "SKIP: user-names: the KernelShark plugin is not built"; exit 77; }
+. "$TOP_SRCDIR/tests/integration/plugin-lock.sh"
+plugin_lock_shared
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() {
+	echo "FAIL: user-names: $*"
+	exit 1
+}
+export HOME="$tmp/home" PERF_CONFIG=/dev/null
+unset PERF_BUILDID_DIR PERF2DAT_SYMFS PERF2DAT_KALLSYMS
+mkdir -p "$HOME"
+src=$DATA/usyms/worker.cpp
+oracle="$PYTHON3 $DATA/../tools/user-names.py"
+dump="$(dirname "$KSHARK_TEST")/kshark-stacks"
+
+# check NAME RECORD-ARGS...: build, record, convert, compare
+check() {
+	name=$1 flags=$2
+	shift 2
+	# shellcheck disable=SC2086
+	g++ -O1 -g $flags -o "$tmp/$name" "$src" || fail "$name: g++"
+	if ! timeout 60 "$PERF_REAL" record -q "$@" -o "$tmp/$name.data" "$tmp/$name" 100 \
+		> "$tmp/record.log" 2>&1; then
+		echo "SKIP: user-names: perf record fails here: $(tail -n 1 "$tmp/record.log")"
+		exit 77
+	fi
+	"$PERF2DAT" -f "$tmp/$name.data" -o "$tmp/$name.dat" > "$tmp/$name.out" 2> "$tmp/err" ||
+		fail "$name: $(cat "$tmp/err")"
+	grep -q '^perf2dat: user symbols: naming ' "$tmp/$name.out" ||
+		fail "$name: summary: $(cat "$tmp/$name.out")"
+	"$PERF_REAL" script -f -i "$tmp/$name.data" -F time,event,ip,sym,dso --ns \
+		> "$tmp/$name.perf" 2> /dev/null || fail "$name: perf script"
+	"$TRACE_CMD" report -t "$tmp/$name.dat" > "$tmp/$name.report" 2> /dev/null ||
+		fail "$name: trace-cmd report"
+	"$dump" "$KSHARK_PLUGIN" "$tmp/$name.dat" > "$tmp/$name.view" 2> "$tmp/err" ||
+		fail "$name: kshark-stacks: $(cat "$tmp/err")"
+}
+
+check fp -fno-omit-frame-pointer -g -F 2000
+$oracle "$tmp/fp.perf" "$tmp/fp.report" "$tmp/fp.view" > "$tmp/names" ||
+	fail "frame pointers: $(cat "$tmp/names")"
+cat "$tmp/names"
+grep -q '=> std::__introsort_loop<__gnu_cxx::__normal_iterator<int\*,.std::vector<int,' \
+	"$tmp/fp.report" || fail "frame pointers: no demangled template in the report"
+
+check dwarf -fomit-frame-pointer --call-graph dwarf -F 1000
+$oracle --otherwise 0.01 "$tmp/dwarf.perf" "$tmp/dwarf.report" "$tmp/dwarf.view" \
+	> "$tmp/names" || fail "dwarf: $(cat "$tmp/names")"
+cat "$tmp/names"
+
+# the program rebuilt (another build id): named from perf's build-id cache,
+# which perf record filled in HOME
+cp "$tmp/fp.perf" "$tmp/fp0.perf"
+sed 's/v\[i\] = (int)random();/v[i] = (int)random() ^ 1;/' "$src" > "$tmp/rebuilt.cpp"
+g++ -O1 -g -fno-omit-frame-pointer -o "$tmp/fp" "$tmp/rebuilt.cpp" || fail "rebuilding"
+"$PERF2DAT" -f "$tmp/fp.data" -o "$tmp/rebuilt.dat" > "$tmp/out" 2> "$tmp/err" ||
+	fail "rebuilt: $(cat "$tmp/err")"
+"$TRACE_CMD" report -t "$tmp/rebuilt.dat" > "$tmp/rebuilt.report" 2> /dev/null ||
+	fail "rebuilt: trace-cmd report"
+$oracle "$tmp/fp0.perf" "$tmp/rebuilt.report" > "$tmp/names" ||
+	fail "rebuilt, from the cache: $(cat "$tmp/names")"
+echo "rebuilt: $(cat "$tmp/names")"
+# ... and without the cache: the program's frames are numbers, never names of the new build
+rm -rf "$HOME/.debug"
+"$PERF2DAT" -f "$tmp/fp.data" -o "$tmp/nocache.dat" > "$tmp/out" 2> "$tmp/err" ||
+	fail "no cache: $(cat "$tmp/err")"
+"$TRACE_CMD" report -t "$tmp/nocache.dat" > "$tmp/nocache.report" 2> /dev/null
+if grep -E '=> (worker|main|ns::Box|std::)' "$tmp/nocache.report" | head -3 | grep .; then
+	fail "no cache: frames of the rebuilt program named"
+fi
+echo "PASS: user-names: frame pointers and dwarf, the report and the stack view as perf names them"

@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Compare the user frames perf script names with what trace-cmd prints for them.
+
+    user-names.py [--otherwise SHARE] PERF_SCRIPT TRACE_CMD_REPORT [STACK_VIEW]
+
+PERF_SCRIPT: `perf script -F time,event,ip,sym,dso --ns` (a sample's line,
+then its frames as "\tADDRESS SYMBOL (DSO)" lines). perf prints the frames
+its inline resolution finds at one address on lines of their own, each but
+the last marked "(inlined)": those lines are one frame, under the name of
+the last (the function the code is out of line in); a frame whose only
+lines are "(inlined)" (perf's symbol is another name of that function) is
+named after its last line too.
+TRACE_CMD_REPORT: `trace-cmd report -t` (user_stack events, "=> NAME" lines,
+a number where trace-cmd has no name; a no-break space in a name is a
+space). STACK_VIEW: the headless stack view's dump
+(tests/integration/kshark-stacks: "frame u ADDRESS NAME+0xOFF (FILE)").
+
+Sample by sample (by timestamp and order), the two lists of user frames are
+aligned by the shortest edit script (perf's libunwind reports some frames
+twice). A frame perf names must get the same name: counted alike; another
+name at its place is "named otherwise"; a number, [unknown] or no frame at
+its place is "not named or not there". Prints "user names: N/M frames perf names are named alike (W named
+otherwise, U not named or not there, S samples)" for the report (and the
+view); exits 0 only when M > 0, N >= 99% of M, and W <= SHARE x M (0: none
+named otherwise, the default), for each.
+"""
+import argparse
+import collections
+import difflib
+import re
+import sys
+
+KERNEL = 0xffff800000000000
+PERF_FRAME = re.compile(r'^\s+(?P<addr>[0-9a-f]+)\s+(?P<sym>.*?)\s+\((?P<dso>[^)]*)\)\s*$')
+PERF_SAMPLE = re.compile(r'(?P<s>\d+)\.(?P<ns>\d{9}):')
+TC_EVENT = re.compile(r'(?P<s>\d+)\.(?P<ns>\d{9}):\s+(?P<event>[^:\s]+):')
+TC_FRAME = re.compile(r'^\s*=>\s+(?P<name>.*?)\s*$')
+VIEW_SAMPLE = re.compile(r'^sample \d+ (?P<ts>\d+) ')
+VIEW_FRAME = re.compile(r'^frame (?P<kind>[ku])\s+(?P<addr>[0-9a-f]+) (?P<name>.*) \((?P<file>[^()]*)\)$')
+
+
+def bare(name):
+    """A name without perf's +offset"""
+    return re.sub(r'\+0x[0-9a-f]+$', '', name.strip())
+
+
+def unnamed(name):
+    return name is None or name.startswith('[unknown]') or re.match(r'^(0x)?[0-9a-f]+$', name)
+
+
+def perf_user(path):
+    """timestamp -> the samples' user frames (names, None for [unknown])"""
+    out = collections.defaultdict(list)
+    cur, last, pending = None, None, False
+    for line in open(path, errors='replace'):
+        f = PERF_FRAME.match(line)
+        if f and cur is not None:
+            addr = int(f['addr'], 16)
+            if addr >= KERNEL or 'kernel' in f['dso']:
+                continue
+            name = None if f['sym'].startswith('[unknown]') else bare(f['sym'])
+            if cur and last == addr and pending:
+                cur[-1] = name		# the holder (or a next inline) of an inlined line
+            else:
+                cur.append(name)
+            last, pending = addr, f['dso'] == 'inlined'
+            continue
+        t = PERF_SAMPLE.search(line)
+        cur, last, pending = ([] if t else None), None, False
+        if t:
+            out[int(t['s']) * 10**9 + int(t['ns'])].append(cur)
+    return out
+
+
+def report_user(path):
+    """timestamp -> the user_stack frames trace-cmd prints (a deep stack's events joined)"""
+    out = collections.defaultdict(list)
+    cur, cont = None, None
+    for line in open(path, errors='replace'):
+        t = TC_EVENT.search(line)
+        if t:
+            ts = int(t['s']) * 10**9 + int(t['ns'])
+            if t['event'] != 'user_stack':
+                cur = cont = None
+                continue
+            if cont != ts or not out[ts]:
+                out[ts].append([])
+            cur, cont = out[ts][-1], ts
+            f = TC_FRAME.match(line[t.end():])
+            if f:
+                cur.append(f['name'])
+            continue
+        f = TC_FRAME.match(line)
+        if f and cur is not None:
+            cur.append(f['name'])
+    for stacks in out.values():
+        for s in stacks:
+            while s and s[-1] in ('0x0', '0'):	# the zero padding of user_stack
+                s.pop()
+            s[:] = [x.replace('\u00a0', ' ') for x in s]
+    return out
+
+
+def view_user(path):
+    """timestamp -> the stack view's user frames"""
+    out = collections.defaultdict(list)
+    cur = None
+    for line in open(path, errors='replace'):
+        s = VIEW_SAMPLE.match(line)
+        if s:
+            cur = []
+            out[int(s['ts'])].append(cur)
+            continue
+        f = VIEW_FRAME.match(line.rstrip('\n'))
+        if f and cur is not None and f['kind'] == 'u':
+            cur.append(bare(f['name']))
+    return out
+
+
+def compare(perf, got, what, max_otherwise):
+    n = m = w = u = samples = 0
+    otherwise = collections.Counter()
+    for ts, chains in perf.items():
+        theirs = got.get(ts, [])
+        for i, chain in enumerate(chains):
+            if not any(chain):
+                continue
+            samples += 1
+            tc = theirs[i] if i < len(theirs) else []
+            # aligned as one edit script: a frame perf repeats (its libunwind
+            # reports some frames twice) or leaves out does not shift the rest
+            sm = difflib.SequenceMatcher(None, chain, tc, autojunk=False)
+            for op, i1, i2, j1, j2 in sm.get_opcodes():
+                for k in range(i1, i2):
+                    name = chain[k]
+                    if name is None:
+                        continue
+                    m += 1
+                    g = tc[j1 + k - i1] if op == 'replace' and j1 + k - i1 < j2 else None
+                    if op == 'equal':
+                        n += 1
+                    elif unnamed(g):
+                        u += 1
+                    else:
+                        w += 1
+                        otherwise[(name, g)] += 1
+    print(f'{what}: user names: {n}/{m} frames perf names are named alike ({w} named'
+          f' otherwise, {u} not named or not there, {samples} samples)')
+    for (want, g), k in otherwise.most_common(5):
+        print(f'  {k} x perf {want!r}, {what} {g!r}')
+    return bool(m) and n >= 0.99 * m and w <= max_otherwise * m
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--otherwise', type=float, default=0.0)
+    ap.add_argument('perf')
+    ap.add_argument('report')
+    ap.add_argument('view', nargs='?')
+    a = ap.parse_args()
+    perf = perf_user(a.perf)
+    ok = compare(perf, report_user(a.report), 'trace-cmd report', a.otherwise)
+    if a.view:
+        ok = compare(perf, view_user(a.view), 'stack view', a.otherwise) and ok
+    return 0 if ok else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())
