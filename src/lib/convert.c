@@ -395,7 +395,7 @@ int p2d_conv_run(const struct p2d_options *opts, struct p2d_summary *sum)
 	cv.dsos = p2d_dsos_new();
 	cv.maps = p2d_maps_new();
 	cv.ksyms = p2d_ksyms_new(&ksyms_conf);
-	cv.usyms = p2d_usyms_new(&files);
+	cv.usyms = cv.dsos ? p2d_usyms_new(&files, cv.dsos) : NULL;
 	cv.queue = p2d_reorder_new(p2d_conv_emit_event, p2d_conv_emit_side, &cv);
 	if (!cv.tasks || !cv.synth || !cv.dsos || !cv.maps || !cv.ksyms || !cv.usyms ||
 	    !cv.queue) {

@@ -38,6 +38,7 @@
 #include <elfutils/libdw.h>
 
 #include "elfsyms.h"
+#include "jitmap.h"
 #include "usyms.h"
 
 #define MAX_ADDRS	(1u << 20)
@@ -45,6 +46,7 @@
 #define NO_NAME		UINT32_MAX
 #define F_USED		1u
 #define F_AMBIGUOUS	2u
+#define F_JIT		4u		/* @base is the process: /tmp/perf-PID.map */
 
 /* An address the trace.dat holds, and who claimed it */
 struct claim {
@@ -58,6 +60,7 @@ struct claim {
 
 struct p2d_usyms {
 	struct p2d_dso_conf	files;
+	const struct p2d_dsos	*dsos;
 	int			machine;
 	uint64_t		*threads;	/* tid << 32 | pid, open addressing by tid */
 	uint32_t		threads_size;	/* a power of two */
@@ -73,16 +76,18 @@ struct p2d_usyms {
 /**
  * p2d_usyms_new - start gathering user addresses
  * @files: where the mapped files are looked for (copied; its strings must stay)
+ * @dsos: the mapped files (kept)
  *
  * Returns the state, or NULL when out of memory.
  */
-struct p2d_usyms *p2d_usyms_new(const struct p2d_dso_conf *files)
+struct p2d_usyms *p2d_usyms_new(const struct p2d_dso_conf *files, const struct p2d_dsos *dsos)
 {
 	struct p2d_usyms *u = calloc(1, sizeof(*u));
 
 	if (!u)
 		return NULL;
 	u->files = *files;
+	u->dsos = dsos;
 	return u;
 }
 
@@ -136,9 +141,10 @@ static int grow(struct p2d_usyms *u)
  */
 int p2d_usyms_add(struct p2d_usyms *u, const struct p2d_maps *maps, uint32_t pid, uint64_t addr)
 {
+	uint32_t dso = NO_DSO, j, flags = F_USED;
 	const struct p2d_map *map;
+	const struct p2d_dso *d;
 	uint64_t base = 0;
-	uint32_t dso = NO_DSO, j;
 	struct claim *c;
 
 	if (!addr || u->overflow)
@@ -147,6 +153,12 @@ int p2d_usyms_add(struct p2d_usyms *u, const struct p2d_maps *maps, uint32_t pid
 	if (map) {
 		dso = map->dso;
 		base = map->start - map->pgoff;
+		d = p2d_dsos_at(u->dsos, dso);
+		/* JIT code: a process's own, named by its /tmp/perf-PID.map */
+		if (d && p2d_jitmap_is_anon(d->file)) {
+			base = pid;
+			flags |= F_JIT;
+		}
 	}
 	if ((u->nr + 1) * 2 > u->size) {
 		if (u->nr >= MAX_ADDRS) {
@@ -160,11 +172,11 @@ int p2d_usyms_add(struct p2d_usyms *u, const struct p2d_maps *maps, uint32_t pid
 		c = &u->set[j];
 		if (c->addr != addr)
 			continue;
-		if (c->dso != dso || c->base != base)
+		if (c->dso != dso || c->base != base || (c->flags & F_JIT) != (flags & F_JIT))
 			c->flags |= F_AMBIGUOUS;
 		return 0;
 	}
-	u->set[j] = (struct claim){ addr, base, dso, F_USED, 0, NO_NAME };
+	u->set[j] = (struct claim){ addr, base, dso, flags, 0, NO_NAME };
 	u->nr++;
 	return 0;
 }
@@ -465,6 +477,29 @@ static int name_file(struct p2d_usyms *u, const struct p2d_dso *d, struct claim 
 	return ret;
 }
 
+/* Name the claims c[0..n) of JIT code of process @pid, by its /tmp/perf-PID.map */
+static int name_jit(struct p2d_usyms *u, uint32_t pid, struct claim *c, size_t n)
+{
+	const struct p2d_esym *s, *last = NULL;
+	uint32_t last_name = NO_NAME;
+	struct p2d_esyms t;
+	size_t i;
+	int ret;
+
+	ret = p2d_jitmap_read(&u->files, pid, &t);
+	for (i = 0; !ret && i < n; i++) {
+		if (c[i].flags & F_AMBIGUOUS || !(s = p2d_esyms_find(&t, c[i].addr)))
+			continue;
+		if (s != last)
+			ret = keep(u, t.names + s->name, &last_name);
+		last = s;
+		c[i].name = last_name;
+		c[i].start = s->start;
+	}
+	p2d_esyms_release(&t);
+	return ret;
+}
+
 /* One kallsyms line: @name's blanks as no-break spaces */
 static void line(FILE *f, uint64_t addr, const char *name)
 {
@@ -580,7 +615,9 @@ int p2d_usyms_finish(struct p2d_usyms *u, const struct p2d_dsos *dsos, int machi
 	for (i = 0; !ret && i < n; i = j) {
 		for (j = i + 1; j < n && c[j].dso == c[i].dso && c[j].base == c[i].base; j++)
 			;
-		if (c[i].dso != NO_DSO && p2d_dsos_at(dsos, c[i].dso))
+		if (c[i].flags & F_JIT)
+			ret = name_jit(u, (uint32_t)c[i].base, c + i, j - i);
+		else if (c[i].dso != NO_DSO && p2d_dsos_at(dsos, c[i].dso))
 			ret = name_file(u, p2d_dsos_at(dsos, c[i].dso), c + i, j - i, dwarf);
 	}
 	if (!ret) {

@@ -17,6 +17,9 @@
 # perf's build-id cache, and the frames are named from it, as perf names
 # them; with no cache, they are numbers and one line says so.
 #
+# JIT code (tests/data/usyms/jit.c, x86_64): named by the /tmp/perf-PID.map
+# its process wrote, as perf names it.
+#
 # Needs g++ and a perf that can record here (root, or perf_event_paranoid
 # <= 1): skipped otherwise. perf and perf2dat both read this machine's
 # libraries, which recorded.
@@ -76,6 +79,23 @@ check dwarf -fomit-frame-pointer --call-graph dwarf -F 1000
 $oracle --otherwise 0.01 "$tmp/dwarf.perf" "$tmp/dwarf.report" "$tmp/dwarf.view" \
 	> "$tmp/names" || fail "dwarf: $(cat "$tmp/names")"
 cat "$tmp/names"
+
+# JIT code: named by the /tmp/perf-PID.map its process wrote (x86_64 code)
+if [ "$(uname -m)" = x86_64 ]; then
+	gcc -O1 -o "$tmp/jit" "$DATA/usyms/jit.c" || fail "jit: gcc"
+	timeout 60 "$PERF_REAL" record -q -g -F 2000 -o "$tmp/jit.data" "$tmp/jit" 3000 \
+		> "$tmp/record.log" 2>&1 || fail "jit: perf record: $(tail -n 1 "$tmp/record.log")"
+	"$PERF_REAL" script -f -i "$tmp/jit.data" -F time,event,ip,sym,dso --ns > "$tmp/jit.perf" \
+		2> /dev/null || fail "jit: perf script"
+	"$PERF2DAT" -q -f "$tmp/jit.data" -o "$tmp/jit.dat" 2> "$tmp/err" || fail "jit: $(cat "$tmp/err")"
+	"$TRACE_CMD" report -t "$tmp/jit.dat" > "$tmp/jit.report" 2> /dev/null || fail "jit: report"
+	jitmap=$(sed -n 's/.*(\(\/tmp\/perf-[0-9]*\.map\))$/\1/p' "$tmp/jit.perf" | head -n 1)
+	[ -n "$jitmap" ] && rm -f "$jitmap"
+	grep -q '=> Jit::spin.*two(int)$' "$tmp/jit.report" ||
+		fail "jit: no frame named Jit::spin two(int)"
+	$oracle "$tmp/jit.perf" "$tmp/jit.report" > "$tmp/names" || fail "jit: $(cat "$tmp/names")"
+	echo "jit: $(cat "$tmp/names")"
+fi
 
 # the program rebuilt (another build id): named from perf's build-id cache,
 # which perf record filled in HOME
