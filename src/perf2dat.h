@@ -293,12 +293,16 @@ P2D_API void p2d_options_init_size(struct p2d_options *opts, size_t size);
  * directory in $TMPDIR or, when TMPDIR is not set, in a memory file system
  * ($XDG_RUNTIME_DIR, /dev/shm; else /tmp) (&p2d_options names tells when);
  * one left by a process that died meanwhile is removed by the next
- * conversion in the same place. libtracecmd's writer keeps process-wide
- * settings (libtracefs' tracing directory, the log level of libtracecmd,
- * libtracefs and libtraceevent): conversions hold a lock while they write,
- * point the tracing directory back at the default and set the log level
- * back to libtracecmd's default (TEP_LOG_CRITICAL) before they return.
- * Conversions in several threads at once are safe.
+ * conversion in the same place. A directory from the environment is used
+ * only when nobody else could rename what is made in it (every directory of
+ * its path is the effective user's or root's, writable by no one else
+ * unless sticky); else /dev/shm or /tmp, with a warning for TMPDIR.
+ * libtracecmd's writer keeps process-wide settings (libtracefs' tracing
+ * directory, the log level of libtracecmd, libtracefs and libtraceevent):
+ * conversions hold a lock while they write, point the tracing directory
+ * back at the default and set the log level back to libtracecmd's default
+ * (TEP_LOG_CRITICAL) before they return. Conversions in several threads at
+ * once are safe.
  *
  * Returns 0 on success, or a negative errno.
  */

@@ -32,6 +32,7 @@
 
 #include "cli.h"
 #include "perf2dat.h"
+#include "tmp-tree.h"
 #include "trace-cmd-front.h"
 
 #define PROG "trace-cmd"
@@ -121,21 +122,27 @@ void front_exec_real(char **argv)
 /* ------------------------------------------------------------------------ */
 /* A perf.data given to report, dump or hist                                */
 
+/* An unnamed file in p2d_tmp_dir() ($TMPDIR when it is safe), or -1 (errno) */
 static int tmp_output(void)
 {
-	const char *dir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-	char *name;
-	int fd;
+	char *dir, *name = NULL;
+	int fd, ret, err;
 
-	fd = open(dir, O_TMPFILE | O_RDWR, 0600);
-	if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL))
-		return fd;
-	if (asprintf(&name, "%s/trace-cmd-perf.XXXXXX", dir) < 0)
+	ret = p2d_tmp_dir(&dir);
+	if (ret) {
+		errno = -ret;
 		return -1;
-	fd = mkstemp(name);
-	if (fd >= 0)
-		unlink(name);
+	}
+	fd = open(dir, O_TMPFILE | O_RDWR, 0600);
+	if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
+		fd = asprintf(&name, "%s/trace-cmd-perf.XXXXXX", dir) < 0 ? -1 : mkstemp(name);
+		if (fd >= 0)
+			unlink(name);
+	}
+	err = errno;
 	free(name);
+	free(dir);
+	errno = err;
 	return fd;
 }
 
@@ -233,13 +240,17 @@ static char *base_of(const char *user)
  */
 static char *make_link(const char *user, int fd)
 {
-	const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-	char *sub, *path, *base = base_of(user), target[64];
+	char *sub, *path, *base = base_of(user), target[64], *tmp;
+	int ret;
 
 	if (!links_dir) {
+		ret = p2d_tmp_dir(&tmp);
+		if (ret)
+			die_front("cannot create a directory in $TMPDIR: %s", strerror(-ret));
 		if (asprintf(&links_dir, "%s/trace-cmd-perf.XXXXXX", tmp) < 0 ||
 		    !mkdtemp(links_dir))
 			die_front("cannot create a directory in %s: %s", tmp, strerror(errno));
+		free(tmp);
 	}
 	snprintf(target, sizeof(target), "/proc/self/fd/%d", fd);
 	if (asprintf(&sub, "%s/%d", links_dir, nr_names) < 0 ||

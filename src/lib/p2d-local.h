@@ -54,7 +54,6 @@ int p2d_pwrite_all(int fd, const void *buf, size_t len, off_t off) __hidden;
 int p2d_tmpfile(const char *dir) __hidden;
 void p2d_prefault(void *p, size_t len) __hidden;
 void p2d_prefault_to(void *base, size_t *mapped, size_t need, size_t size) __hidden;
-const char *p2d_tmp_dir(void) __hidden;
-const char *p2d_small_tmp_dir(void) __hidden;
+int p2d_small_tmp_dir(char **dir, char *why, size_t why_len) __hidden;
 
 #endif /* P2D_LOCAL_H */

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "p2d-local.h"
+#include "tmp-tree.h"
 
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23
@@ -141,16 +142,6 @@ int p2d_tmpfile(const char *dir)
 	return fd;
 }
 
-/**
- * p2d_tmp_dir - where temporary files go: $TMPDIR, or /tmp
- */
-const char *p2d_tmp_dir(void)
-{
-	const char *dir = getenv("TMPDIR");
-
-	return dir && *dir ? dir : "/tmp";
-}
-
 static bool in_memory_dir(const char *dir)
 {
 	struct statfs fs;
@@ -162,26 +153,51 @@ static bool in_memory_dir(const char *dir)
 	return stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && access(dir, W_OK | X_OK) == 0;
 }
 
-/**
- * p2d_small_tmp_dir - where a small, short-lived temporary tree goes
- *
- * $TMPDIR when the user set it. Otherwise a memory file system, when one is
- * writable: $XDG_RUNTIME_DIR, else /dev/shm; else /tmp. Creating a few dozen
- * files and directories on a disk file system costs more than the rest of a
- * small conversion (ext4 without a journal looks for an inode that was not
- * freed recently, bench/results/real.md), and the tree is gone in
- * milliseconds, so it need not survive in a disk's cache.
- */
-const char *p2d_small_tmp_dir(void)
+/* @dir's canonical path when it is a writable memory file system and safe, else NULL */
+static char *memory_dir(const char *dir)
 {
-	const char *dir = getenv("TMPDIR");
+	char *canon;
 
-	if (dir && *dir)
-		return dir;
-	dir = getenv("XDG_RUNTIME_DIR");
-	if (in_memory_dir(dir))
-		return dir;
-	if (in_memory_dir("/dev/shm"))
-		return "/dev/shm";
-	return "/tmp";
+	if (!in_memory_dir(dir) || p2d_safe_dir(dir, &canon, NULL, 0))
+		return NULL;
+	return canon;
+}
+
+/**
+ * p2d_small_tmp_dir - where a small, short-lived private tree goes
+ * @dir: set to the directory's canonical path (free() it)
+ * @why: set to why $TMPDIR, although set, is not used (not safe:
+ *	p2d_safe_dir()), else to ""
+ * @why_len: size of @why
+ *
+ * $TMPDIR when the user set it and it is safe. Otherwise a memory file
+ * system, when one is writable and safe: $XDG_RUNTIME_DIR, else /dev/shm;
+ * else /tmp. Creating a few dozen files and directories on a disk file
+ * system costs more than the rest of a small conversion (ext4 without a
+ * journal looks for an inode that was not freed recently,
+ * bench/results/real.md), and the tree is gone in milliseconds, so it need
+ * not survive in a disk's cache.
+ *
+ * Returns 0, or a negative errno when $TMPDIR cannot be resolved (as
+ * creating anything in it would fail) or memory runs out.
+ */
+int p2d_small_tmp_dir(char **dir, char *why, size_t why_len)
+{
+	const char *env = getenv("TMPDIR");
+	int ret;
+
+	*dir = NULL;
+	if (why_len)
+		*why = '\0';
+	if (env && *env) {
+		ret = p2d_safe_dir(env, dir, why, why_len);
+		if (ret || *dir)
+			return ret;
+	}
+	*dir = memory_dir(getenv("XDG_RUNTIME_DIR"));
+	if (!*dir)
+		*dir = memory_dir("/dev/shm");
+	if (!*dir)
+		*dir = strdup("/tmp");
+	return *dir ? 0 : -ENOMEM;
 }

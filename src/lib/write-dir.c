@@ -10,10 +10,11 @@
  *
  * Names come from the input, so they are checked before they become paths.
  *
- * The directory, perf2dat.PID.XXXXXX in $TMPDIR or, without it, in a memory
- * file system (p2d_small_tmp_dir()), has a name for as long as
- * libtracecmd reads it (the caller is told: &struct p2d_names); one a dead
- * process left behind is removed by the next conversion.
+ * The directory, perf2dat.PID.XXXXXX in $TMPDIR when that is safe
+ * (tmp-tree.c), else in a memory file system (p2d_small_tmp_dir()), has a
+ * name for as long as libtracecmd reads it (the caller is told: &struct
+ * p2d_names); one a dead process left behind is removed by the next
+ * conversion.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -26,6 +27,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "tmp-tree.h"
 #include "write.h"
 
 /* Used only when the recording lacks them: the layout of a 64-bit kernel */
@@ -341,6 +343,24 @@ static void reap_stale(const char *base)
 	closedir(dir);
 }
 
+/* Where the directory goes: p2d_small_tmp_dir(), with a warning when TMPDIR is not safe */
+static int private_base(struct p2d_diag *d, char **base)
+{
+	char why[PATH_MAX + 64];
+	int ret;
+
+	ret = p2d_small_tmp_dir(base, why, sizeof(why));
+	if (ret == -ENOMEM)
+		return ret;
+	if (ret)
+		return p2d_error(d, P2D_NO_OFFSET, ret, "cannot create a temporary directory in"
+				 " %s: %s", getenv("TMPDIR"), strerror(-ret));
+	if (*why)
+		p2d_warn(d, P2D_NO_OFFSET, "TMPDIR=%s is not used: %s, so another user could"
+			 " replace what is made there; using %s", getenv("TMPDIR"), why, *base);
+	return 0;
+}
+
 /**
  * p2d_wdir_create - build the private tracefs-shaped directory
  * @d: diagnostics
@@ -359,12 +379,16 @@ static void reap_stale(const char *base)
 int p2d_wdir_create(struct p2d_diag *d, const struct p2d_tracing *t, const struct p2d_tasks *tasks,
 		    const struct p2d_span *kallsyms, const struct p2d_names *names, char **path)
 {
-	const char *base = p2d_small_tmp_dir();
-	char events[PATH_MAX];
+	char events[PATH_MAX], *base;
 	int ret;
 
+	*path = NULL;
+	ret = private_base(d, &base);
+	if (ret)
+		return ret;
 	reap_stale(base);
 	if (asprintf(path, "%s/perf2dat.%d.XXXXXX", base, (int)getpid()) < 0) {
+		free(base);
 		*path = NULL;
 		return -ENOMEM;
 	}
@@ -372,9 +396,12 @@ int p2d_wdir_create(struct p2d_diag *d, const struct p2d_tracing *t, const struc
 		ret = -errno;
 		free(*path);
 		*path = NULL;
-		return p2d_error(d, P2D_NO_OFFSET, ret, "cannot create a temporary directory in"
-				 " %s: %s", base, strerror(-ret));
+		ret = p2d_error(d, P2D_NO_OFFSET, ret, "cannot create a temporary directory in"
+				" %s: %s", base, strerror(-ret));
+		free(base);
+		return ret;
 	}
+	free(base);
 	p2d_names_tell(names, *path, true);
 	ret = join(events, *path, "events");
 	if (!ret)
