@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Private temporaries: where they may be made.
+ * Private temporaries: where they may be made, how they are removed.
  *
  * A directory from the environment (TMPDIR, XDG_RUNTIME_DIR) holds them only
  * when nobody else can rename what is in it: every directory of its
@@ -12,7 +12,9 @@
  * trace.dat). The canonical path is the one used: a symbolic link on the
  * way could be changed later.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -20,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 
 #include "tmp-tree.h"
 
@@ -129,4 +132,65 @@ int p2d_tmp_dir(char **dir)
 	if (!*dir)
 		*dir = strdup("/tmp");
 	return *dir ? 0 : -ENOMEM;
+}
+
+#define TREE_DEPTH	8	/* the private tree is 4 deep: events/SYSTEM/EVENT/format */
+
+/* Remove what directory @dfd holds; passes again until a pass finds nothing */
+static void remove_in(int dfd, unsigned int depth)
+{
+	char buf[4096] __attribute__((aligned(8)));
+	bool removed = true;
+	long n, off;
+	int sub;
+
+	while (removed) {
+		removed = false;
+		if (lseek(dfd, 0, SEEK_SET) < 0)
+			return;
+		while ((n = syscall(SYS_getdents64, dfd, buf, sizeof(buf))) > 0) {
+			for (off = 0; off < n; ) {
+				struct dirent64 *e = (struct dirent64 *)(buf + off);
+
+				off += e->d_reclen;
+				if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+					continue;
+				if (e->d_type != DT_DIR && !unlinkat(dfd, e->d_name, 0)) {
+					removed = true;
+					continue;
+				}
+				if (depth >= TREE_DEPTH)
+					continue;
+				sub = openat(dfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+					     O_CLOEXEC);
+				if (sub < 0)
+					continue;
+				remove_in(sub, depth + 1);
+				close(sub);
+				removed |= !unlinkat(dfd, e->d_name, AT_REMOVEDIR);
+			}
+		}
+	}
+}
+
+/**
+ * p2d_remove_path - remove a private temporary: a file, or a tree
+ * @path: its name
+ *
+ * Links are removed, never followed. With getdents64(2) into a small
+ * buffer on the stack and no allocation: it runs in a thread that would get
+ * a malloc arena.
+ */
+void p2d_remove_path(const char *path)
+{
+	int dfd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (dfd < 0) {
+		if (errno == ENOTDIR || errno == ELOOP)
+			unlink(path);
+		return;
+	}
+	remove_in(dfd, 0);
+	close(dfd);
+	rmdir(path);
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Private temporaries (tmp-tree.c): where they may be made. Compiled into
- * the library and into the programs (the trace-cmd front end's private
- * files).
+ * Private temporaries (tmp-tree.c): where they may be made, how they are
+ * removed. Compiled into the library and into the programs (the trace-cmd
+ * front end's private files).
  */
 #ifndef P2D_TMP_TREE_H
 #define P2D_TMP_TREE_H
@@ -11,5 +11,6 @@
 
 int p2d_safe_dir(const char *dir, char **canon, char *why, size_t why_len);
 int p2d_tmp_dir(char **dir);
+void p2d_remove_path(const char *path);
 
 #endif /* P2D_TMP_TREE_H */

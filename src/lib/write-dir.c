@@ -24,7 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "tmp-tree.h"
@@ -259,60 +258,6 @@ static int write_cmdlines(const struct p2d_tasks *tasks, const char *dir)
 	return ret;
 }
 
-#define TREE_DEPTH	8	/* events/SYSTEM/EVENT/format is 4 deep */
-
-/* Remove what directory @dfd holds; passes again until a pass finds nothing */
-static void remove_in(int dfd, unsigned int depth)
-{
-	char buf[4096] __attribute__((aligned(8)));
-	bool removed = true;
-	long n, off;
-	int sub;
-
-	while (removed) {
-		removed = false;
-		if (lseek(dfd, 0, SEEK_SET) < 0)
-			return;
-		while ((n = syscall(SYS_getdents64, dfd, buf, sizeof(buf))) > 0) {
-			for (off = 0; off < n; ) {
-				struct dirent64 *e = (struct dirent64 *)(buf + off);
-
-				off += e->d_reclen;
-				if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-					continue;
-				if (e->d_type != DT_DIR && !unlinkat(dfd, e->d_name, 0)) {
-					removed = true;
-					continue;
-				}
-				if (depth >= TREE_DEPTH)
-					continue;
-				sub = openat(dfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-					     O_CLOEXEC);
-				if (sub < 0)
-					continue;
-				remove_in(sub, depth + 1);
-				close(sub);
-				removed |= !unlinkat(dfd, e->d_name, AT_REMOVEDIR);
-			}
-		}
-	}
-}
-
-/*
- * Remove a private tree: getdents64(2) into a small buffer on the stack,
- * no allocation (it runs in a thread that would get a malloc arena).
- */
-static void remove_tree(const char *path)
-{
-	int dfd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-
-	if (dfd < 0)
-		return;
-	remove_in(dfd, 0);
-	close(dfd);
-	rmdir(path);
-}
-
 /*
  * Private directories of this user whose process is gone (killed while
  * libtracecmd read one): "perf2dat.PID.XXXXXX" with PID not alive.
@@ -338,7 +283,7 @@ static void reap_stale(const char *base)
 		if (join(path, base, e->d_name) || lstat(path, &st) || !S_ISDIR(st.st_mode) ||
 		    st.st_uid != geteuid())
 			continue;
-		remove_tree(path);
+		p2d_remove_path(path);
 	}
 	closedir(dir);
 }
@@ -432,7 +377,7 @@ int p2d_wdir_create(struct p2d_diag *d, const struct p2d_tracing *t, const struc
  */
 static void *remove_main(void *arg)
 {
-	remove_tree(arg);
+	p2d_remove_path(arg);
 	return NULL;
 }
 
@@ -457,7 +402,7 @@ void p2d_wdir_remove_start(struct p2d_wdir_rm *rm, char **path)
 	rm->thread_started = !pthread_create(&rm->thread, NULL, remove_main, rm->path);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (!rm->thread_started)
-		remove_tree(rm->path);
+		p2d_remove_path(rm->path);
 }
 
 /**
@@ -477,7 +422,7 @@ void p2d_wdir_remove(const struct p2d_names *names, char **path)
 {
 	if (!*path)
 		return;
-	remove_tree(*path);
+	p2d_remove_path(*path);
 	p2d_names_tell(names, *path, false);
 	free(*path);
 	*path = NULL;
