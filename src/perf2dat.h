@@ -48,16 +48,17 @@ typedef void (*p2d_log_fn)(void *ctx, enum p2d_log_level level, const char *msg)
 typedef void (*p2d_progress_fn)(void *ctx, uint64_t done, uint64_t total, uint64_t events);
 
 /**
- * typedef p2d_name_fn - a named temporary file or directory was created, or
- *	has been removed
+ * typedef p2d_name_fn - a named temporary file or directory is about to be
+ *	created, or has been removed
  * @ctx: the @names_ctx of &struct p2d_options
  * @path: its name
- * @created: true when it was created, false when it is gone
+ * @created: true before it is created, false once it is gone
  *
  * Everything else a conversion makes has no name (O_TMPFILE, unlinked
  * files) and vanishes with the process, whatever ends it. A program that
- * handles termination signals can hold them while a name exists (the
- * perf2dat programs do).
+ * handles termination signals can hold them while a name exists, and have
+ * a process that outlives it remove what SIGKILL leaves (the perf2dat
+ * programs do both).
  */
 typedef void (*p2d_name_fn)(void *ctx, const char *path, bool created);
 

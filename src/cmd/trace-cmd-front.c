@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -127,10 +128,35 @@ void front_exec_real(char **argv)
 /* ------------------------------------------------------------------------ */
 /* A perf.data given to report, dump or hist                                */
 
+/*
+ * A file made and unlinked at once, where the file system has no O_TMPFILE;
+ * the janitor is told of its name before it exists
+ */
+static int named_tmpfile(const char *dir)
+{
+	char name[PATH_MAX];
+	int fd = -1, err = EEXIST, i;
+
+	for (i = 0; i < 100 && err == EEXIST; i++) {
+		if (p2d_tmp_name(name, sizeof(name), dir, "trace-cmd-perf.")) {
+			err = ENAMETOOLONG;
+			break;
+		}
+		janitor_tell(name, true);
+		fd = open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+		err = fd < 0 ? errno : 0;
+		if (fd >= 0)
+			unlink(name);
+		janitor_tell(name, false);
+	}
+	errno = err;
+	return fd;
+}
+
 /* An unnamed file in p2d_tmp_dir() ($TMPDIR when it is safe), or -1 (errno) */
 static int tmp_output(void)
 {
-	char *dir, *name = NULL;
+	char *dir;
 	int fd, ret, err;
 
 	ret = p2d_tmp_dir(&dir);
@@ -139,13 +165,9 @@ static int tmp_output(void)
 		return -1;
 	}
 	fd = open(dir, O_TMPFILE | O_RDWR, 0600);
-	if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
-		fd = asprintf(&name, "%s/trace-cmd-perf.XXXXXX", dir) < 0 ? -1 : mkstemp(name);
-		if (fd >= 0)
-			unlink(name);
-	}
+	if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL))
+		fd = named_tmpfile(dir);
 	err = errno;
-	free(name);
 	free(dir);
 	errno = err;
 	return fd;
@@ -163,6 +185,8 @@ static int convert_private(const char *input)
 	void (*xfsz)(int);
 	int fd, ret;
 
+	/* (while this process has one thread) */
+	janitor_start();
 	fd = tmp_output();
 	if (fd < 0)
 		die_front("cannot create a temporary file for %s: %s", input, strerror(errno));
@@ -242,6 +266,35 @@ static char *base_of(const char *user)
 	return base;
 }
 
+/* The private directory of the links, in p2d_tmp_dir(); the janitor knows of it first */
+static void make_links_dir(void)
+{
+	char *tmp, path[PATH_MAX];
+	int ret, i;
+
+	ret = p2d_tmp_dir(&tmp);
+	if (ret)
+		die_front("cannot create a directory in $TMPDIR: %s", strerror(-ret));
+	for (i = 0, ret = -EEXIST; i < 100 && ret == -EEXIST; i++) {
+		ret = p2d_tmp_name(path, sizeof(path), tmp, "trace-cmd-perf.");
+		if (ret)
+			break;
+		janitor_tell(path, true);
+		ret = mkdir(path, 0700) < 0 ? -errno : 0;
+		if (ret)
+			janitor_tell(path, false);
+	}
+	if (ret)
+		die_front("cannot create a directory in %s: %s", tmp, strerror(-ret));
+	free(tmp);
+	links_dir = strdup(path);
+	if (!links_dir) {
+		p2d_remove_path(path);
+		janitor_tell(path, false);
+		die_front("out of memory");
+	}
+}
+
 /**
  * front_remove_private - remove the links to the converted copies, and their
  * directory
@@ -253,6 +306,7 @@ void front_remove_private(void)
 	if (!links_dir)
 		return;
 	p2d_remove_path(links_dir);
+	janitor_tell(links_dir, false);
 	free(links_dir);
 	links_dir = NULL;
 }
@@ -263,18 +317,10 @@ void front_remove_private(void)
  */
 static char *make_link(const char *user, int fd)
 {
-	char *sub, *path, *base = base_of(user), target[64], *tmp;
-	int ret;
+	char *sub, *path, *base = base_of(user), target[64];
 
-	if (!links_dir) {
-		ret = p2d_tmp_dir(&tmp);
-		if (ret)
-			die_front("cannot create a directory in $TMPDIR: %s", strerror(-ret));
-		if (asprintf(&links_dir, "%s/trace-cmd-perf.XXXXXX", tmp) < 0 ||
-		    !mkdtemp(links_dir))
-			die_front("cannot create a directory in %s: %s", tmp, strerror(errno));
-		free(tmp);
-	}
+	if (!links_dir)
+		make_links_dir();
 	snprintf(target, sizeof(target), "/proc/self/fd/%d", fd);
 	if (asprintf(&sub, "%s/%d", links_dir, nr_names) < 0 ||
 	    asprintf(&path, "%s/%s", sub, base) < 0)

@@ -356,6 +356,7 @@ int p2d_conv_run(const struct p2d_options *opts, struct p2d_summary *sum)
 	if (ret)
 		goto out;
 	cv.data_dir = opts->output ? out.dir : cv.tmp_dir;
+	p2d_tmpfile_names(&cv.names);
 	ret = buildid_dir(&cv);
 	if (ret)
 		goto out;
@@ -379,6 +380,7 @@ int p2d_conv_run(const struct p2d_options *opts, struct p2d_summary *sum)
 out:
 	if (ret && !cv.diag.err_set)
 		p2d_error(&cv.diag, P2D_NO_OFFSET, ret, "%s", strerror(-ret));
+	p2d_tmpfile_names(NULL);
 	release(&cv);
 	p2d_out_close(&out);
 	p2d_in_close(&in);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Private temporaries: where they may be made, how they are removed.
+ * Named private temporaries: where they may be made, their names, their
+ * removal.
  *
  * A directory from the environment (TMPDIR, XDG_RUNTIME_DIR) holds them only
  * when nobody else can rename what is in it: every directory of its
@@ -11,6 +12,10 @@
  * theirs (libtracecmd copies the files of the private tree into the
  * trace.dat). The canonical path is the one used: a symbolic link on the
  * way could be changed later.
+ *
+ * Names are made before the file or directory, so that the caller can say
+ * that the name exists before it does (&p2d_name_fn, the programs' janitor):
+ * nothing then exists unannounced.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -20,7 +25,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
@@ -134,6 +141,47 @@ int p2d_tmp_dir(char **dir)
 	return *dir ? 0 : -ENOMEM;
 }
 
+/**
+ * p2d_tmp_name - a new name for a temporary: DIR/PREFIXxxxxxx
+ * @buf: set to the name
+ * @size: size of @buf
+ * @dir: the directory
+ * @prefix: the start of the name
+ *
+ * The six last characters are random letters and digits, as mkstemp(3)'s;
+ * the caller creates the file or directory exclusively (O_EXCL, mkdir) and
+ * takes another name when that one exists.
+ *
+ * Returns 0 or -ENAMETOOLONG.
+ */
+int p2d_tmp_name(char *buf, size_t size, const char *dir, const char *prefix)
+{
+	static const char chars[] = "abcdefghijklmnopqrstuvwxyz"
+				    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	static unsigned int counter;
+	unsigned char r[6];
+	struct timespec ts;
+	unsigned int c;
+	size_t i;
+	int n;
+
+	if (getrandom(r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r)) {
+		/* no entropy yet (early boot): unlikely to collide, and O_EXCL decides */
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		c = __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED);
+		for (i = 0; i < sizeof(r); i++)
+			r[i] = (unsigned char)((ts.tv_nsec >> (i * 5)) ^ (getpid() >> i) ^
+					       (c >> i));
+	}
+	n = snprintf(buf, size, "%s/%s", dir, prefix);
+	if (n < 0 || (size_t)n + sizeof(r) >= size)
+		return -ENAMETOOLONG;
+	for (i = 0; i < sizeof(r); i++)
+		buf[n + i] = chars[r[i] % (sizeof(chars) - 1)];
+	buf[n + sizeof(r)] = '\0';
+	return 0;
+}
+
 #define TREE_DEPTH	8	/* the private tree is 4 deep: events/SYSTEM/EVENT/format */
 
 /* Remove what directory @dfd holds; passes again until a pass finds nothing */
@@ -179,7 +227,7 @@ static void remove_in(int dfd, unsigned int depth)
  *
  * Links are removed, never followed. With getdents64(2) into a small
  * buffer on the stack and no allocation: it runs in a thread that would get
- * a malloc arena.
+ * a malloc arena, and in a forked child.
  */
 void p2d_remove_path(const char *path)
 {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* Small file helpers of the library */
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,31 +116,69 @@ int p2d_pwrite_all(int fd, const void *buf, size_t len, off_t off)
 	return 0;
 }
 
+/* The names of the conversion running in this thread (p2d_tmpfile_names()) */
+static __thread const struct p2d_names *tmp_names;
+
+/**
+ * p2d_tmpfile_names - who p2d_tmpfile() tells of the names it makes
+ * @names: the conversion's, or NULL
+ *
+ * For the conversion that runs in the calling thread, which is where
+ * p2d_tmpfile() is called from.
+ */
+void p2d_tmpfile_names(const struct p2d_names *names)
+{
+	tmp_names = names;
+}
+
+static void tell(const char *path, bool created)
+{
+	if (tmp_names)
+		p2d_names_tell(tmp_names, path, created);
+}
+
+/* File systems without O_TMPFILE: a file created and unlinked at once */
+static int named_tmpfile(const char *dir)
+{
+	char path[PATH_MAX];
+	int fd, err, i;
+
+	for (i = 0; i < 100; i++) {
+		err = p2d_tmp_name(path, sizeof(path), dir, ".perf2dat-");
+		if (err)
+			return err;
+		tell(path, true);
+		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		err = errno;
+		if (fd >= 0)
+			unlink(path);
+		tell(path, false);
+		if (fd >= 0)
+			return fd;
+		if (err != EEXIST)
+			return -err;
+	}
+	return -EEXIST;
+}
+
 /**
  * p2d_tmpfile - create an unlinked temporary file
  * @dir: directory to create it in
+ *
+ * Where the file system has no O_TMPFILE, the file has a name for a moment,
+ * which the conversion's &p2d_name_fn is told of (p2d_tmpfile_names()).
  *
  * Returns a read-write descriptor or a negative errno.
  */
 int p2d_tmpfile(const char *dir)
 {
-	char *path;
-	int fd;
+	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
 
-	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
 	if (fd >= 0)
 		return fd;
-	/* file systems without O_TMPFILE: create and unlink at once */
-	if (asprintf(&path, "%s/.perf2dat-XXXXXX", dir) < 0)
-		return -ENOMEM;
-	fd = mkostemp(path, O_CLOEXEC);
-	if (fd < 0) {
-		fd = -errno;
-	} else {
-		unlink(path);
-	}
-	free(path);
-	return fd;
+	if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
+		return -errno;
+	return named_tmpfile(dir);
 }
 
 static bool in_memory_dir(const char *dir)

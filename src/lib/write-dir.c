@@ -12,9 +12,11 @@
  *
  * The directory, perf2dat.PID.XXXXXX in $TMPDIR when that is safe
  * (tmp-tree.c), else in a memory file system (p2d_small_tmp_dir()), has a
- * name for as long as libtracecmd reads it (the caller is told: &struct
- * p2d_names); one a dead process left behind is removed by the next
- * conversion.
+ * name for as long as libtracecmd reads it. The caller is told of the name
+ * before the directory exists (&struct p2d_names), so that a program can
+ * have it removed whatever ends the process (the programs' janitor,
+ * src/cmd/janitor.c); one a dead process left behind is otherwise removed
+ * by the next conversion.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -288,6 +290,35 @@ static void reap_stale(const char *base)
 	closedir(dir);
 }
 
+/*
+ * The directory perf2dat.PID.XXXXXX in @base, mode 0700; the caller is told
+ * of its name before it exists.
+ */
+static int make_private(const char *base, const struct p2d_names *names, char **path)
+{
+	char buf[PATH_MAX], prefix[32];
+	int i, ret = -EEXIST;
+
+	snprintf(prefix, sizeof(prefix), "perf2dat.%d.", (int)getpid());
+	for (i = 0; i < 100 && ret == -EEXIST; i++) {
+		ret = p2d_tmp_name(buf, sizeof(buf), base, prefix);
+		if (ret)
+			return ret;
+		p2d_names_tell(names, buf, true);
+		ret = mkdir(buf, 0700) < 0 ? -errno : 0;
+		if (ret)
+			p2d_names_tell(names, buf, false);
+	}
+	if (ret)
+		return ret;
+	*path = strdup(buf);
+	if (*path)
+		return 0;
+	rmdir(buf);
+	p2d_names_tell(names, buf, false);
+	return -ENOMEM;
+}
+
 /* Where the directory goes: p2d_small_tmp_dir(), with a warning when TMPDIR is not safe */
 static int private_base(struct p2d_diag *d, char **base)
 {
@@ -313,7 +344,7 @@ static int private_base(struct p2d_diag *d, char **base)
  * @tasks: task names, for saved_cmdlines
  * @kallsyms: the kallsyms section to embed (&struct p2d_span), or NULL for
  *	the tracing data's own
- * @names: told that the directory exists
+ * @names: told of the directory's name before it exists
  * @path: set to the directory (free it with p2d_wdir_remove())
  *
  * The directory is made in p2d_small_tmp_dir() with mode 0700.
@@ -332,22 +363,14 @@ int p2d_wdir_create(struct p2d_diag *d, const struct p2d_tracing *t, const struc
 	if (ret)
 		return ret;
 	reap_stale(base);
-	if (asprintf(path, "%s/perf2dat.%d.XXXXXX", base, (int)getpid()) < 0) {
-		free(base);
-		*path = NULL;
-		return -ENOMEM;
-	}
-	if (!mkdtemp(*path)) {
-		ret = -errno;
-		free(*path);
-		*path = NULL;
+	ret = make_private(base, names, path);
+	if (ret) {
 		ret = p2d_error(d, P2D_NO_OFFSET, ret, "cannot create a temporary directory in"
 				" %s: %s", base, strerror(-ret));
 		free(base);
 		return ret;
 	}
 	free(base);
-	p2d_names_tell(names, *path, true);
 	ret = join(events, *path, "events");
 	if (!ret)
 		ret = mkdir(events, 0700) < 0 ? -errno : 0;
