@@ -48,16 +48,17 @@ typedef void (*p2d_log_fn)(void *ctx, enum p2d_log_level level, const char *msg)
 typedef void (*p2d_progress_fn)(void *ctx, uint64_t done, uint64_t total, uint64_t events);
 
 /**
- * typedef p2d_name_fn - a named temporary file or directory was created, or
- *	has been removed
+ * typedef p2d_name_fn - a named temporary file or directory is about to be
+ *	created, or has been removed
  * @ctx: the @names_ctx of &struct p2d_options
  * @path: its name
- * @created: true when it was created, false when it is gone
+ * @created: true before it is created, false once it is gone
  *
  * Everything else a conversion makes has no name (O_TMPFILE, unlinked
  * files) and vanishes with the process, whatever ends it. A program that
- * handles termination signals can hold them while a name exists (the
- * perf2dat programs do).
+ * handles termination signals can hold them while a name exists, and have
+ * a process that outlives it remove what SIGKILL leaves (the perf2dat
+ * programs do both).
  */
 typedef void (*p2d_name_fn)(void *ctx, const char *path, bool created);
 
@@ -310,12 +311,16 @@ P2D_API void p2d_options_init_size(struct p2d_options *opts, size_t size);
  * directory in $TMPDIR or, when TMPDIR is not set, in a memory file system
  * ($XDG_RUNTIME_DIR, /dev/shm; else /tmp) (&p2d_options names tells when);
  * one left by a process that died meanwhile is removed by the next
- * conversion in the same place. libtracecmd's writer keeps process-wide
- * settings (libtracefs' tracing directory, the log level of libtracecmd,
- * libtracefs and libtraceevent): conversions hold a lock while they write,
- * point the tracing directory back at the default and set the log level
- * back to libtracecmd's default (TEP_LOG_CRITICAL) before they return.
- * Conversions in several threads at once are safe.
+ * conversion in the same place. A directory from the environment is used
+ * only when nobody else could rename what is made in it (every directory of
+ * its path is the effective user's or root's, writable by no one else
+ * unless sticky); else /dev/shm or /tmp, with a warning for TMPDIR.
+ * libtracecmd's writer keeps process-wide settings (libtracefs' tracing
+ * directory, the log level of libtracecmd, libtracefs and libtraceevent):
+ * conversions hold a lock while they write, point the tracing directory
+ * back at the default and set the log level back to libtracecmd's default
+ * (TEP_LOG_CRITICAL) before they return. Conversions in several threads at
+ * once are safe.
  *
  * Returns 0 on success, or a negative errno.
  */

@@ -335,6 +335,8 @@ void p2d_cli_log(void *ctx, enum p2d_log_level level, const char *msg)
  * the signal at once, unless a named temporary file exists (the library
  * says when); then the conversion is cancelled, and the process dies of the
  * signal as soon as the name is gone. So a signal leaves nothing behind.
+ * SIGKILL cannot wait: the janitor (janitor.c), told of every name, removes
+ * what it leaves.
  */
 static const int term_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 
@@ -373,6 +375,9 @@ static void names_changed(void *ctx, const char *path, bool created)
 {
 	struct p2d_cli *cli = ctx;
 
+	janitor_tell(path, created);
+	if (!cli->holding)
+		return;
 	pthread_mutex_lock(&cli->sig_lock);
 	cli->named += created ? 1 : -1;
 	if (!cli->named && cli->pending)
@@ -497,12 +502,16 @@ int p2d_cli_convert(struct p2d_cli *cli, struct p2d_options *o, struct p2d_summa
 	/* a program may fork: damaged formats are dropped rather than fatal */
 	o->isolate_formats = true;
 	clock_gettime(CLOCK_MONOTONIC, &cli->start);
-	if (hold_signals(cli)) {
-		o->names = names_changed;
-		o->names_ctx = cli;
+	/* (while this process has one thread) */
+	janitor_start();
+	o->names = names_changed;
+	o->names_ctx = cli;
+	cli->holding = hold_signals(cli);
+	if (cli->holding) {
 		o->cancel = &cli->cancel;
 		ret = p2d_convert(o, sum);
 		release_signals(cli);
+		cli->holding = false;
 	} else {
 		ret = p2d_convert(o, sum);
 	}

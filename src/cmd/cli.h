@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What the perf2dat program and the trace-cmd front end share: the selection
- * options, the progress bar and the summary line (p2d-cli.c).
+ * options, the progress bar and the summary line (cli.c), the janitor of
+ * their named temporaries (janitor.c).
  */
 #ifndef P2D_CLI_H
 #define P2D_CLI_H
@@ -117,6 +118,7 @@ enum {
  * @delay: seconds before a bar appears (PERF2DAT_PROGRESS_DELAY, default 1)
  * @events_seen: the highest event count reported
  * @bar_room: width of the bar, fixed when first drawn; -1: no room for one
+ * @holding: the termination signals are held (hold_signals())
  * @sig_set: the termination signals the program handles while converting
  * @sig_old: the signal mask before
  * @sig_thread: the thread that waits for them
@@ -139,6 +141,7 @@ struct p2d_cli {
 	double		delay;
 	uint64_t	events_seen;
 	int		bar_room;
+	bool		holding;
 	sigset_t	sig_set;
 	sigset_t	sig_old;
 	pthread_t	sig_thread;
@@ -159,5 +162,8 @@ int p2d_cli_convert(struct p2d_cli *cli, struct p2d_options *o, struct p2d_summa
 void p2d_cli_summary(const struct p2d_cli *cli, const struct p2d_options *o,
 		     const struct p2d_summary *sum);
 void p2d_cli_release(struct p2d_cli *cli);
+
+int janitor_start(void);
+void janitor_tell(const char *path, bool created);
 
 #endif /* P2D_CLI_H */

@@ -6,9 +6,9 @@
  * where it prints base names (several inputs: "x.data: ..."). Where it
  * prints whole names ("Tracing meta data in file ...", "List of CPUs in
  * ...", errors) the user's name is put back: the real trace-cmd runs as a
- * child whose standard output and error pass through here. Its exit status,
- * or the signal that ended it, becomes the front end's; the links go when
- * it ends.
+ * child whose standard output and error pass through here. Signals sent to
+ * the front end are passed on to it. Its exit status, or the signal that
+ * ended it, becomes the front end's; the links go when it ends.
  */
 #include <errno.h>
 #include <poll.h>
@@ -18,7 +18,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/wait.h>
-#include <libgen.h>
 
 #include "trace-cmd-front.h"
 
@@ -131,7 +130,13 @@ static int drain(struct stream *s, const struct front_name *names, int n, size_t
 	return 0;
 }
 
-static void __attribute__((noreturn)) child(char **argv, int out[2], int err[2])
+/*
+ * The real trace-cmd: its output and error output into the pipes, with the
+ * signal dispositions the front end's caller gave (ignored stays ignored:
+ * a background job, nohup) and the caller's signal mask.
+ */
+static void __attribute__((noreturn)) child(char **argv, int out[2], int err[2],
+					    const sigset_t *mask)
 {
 	dup2(out[1], STDOUT_FILENO);
 	dup2(err[1], STDERR_FILENO);
@@ -139,35 +144,72 @@ static void __attribute__((noreturn)) child(char **argv, int out[2], int err[2])
 	close(out[1]);
 	close(err[0]);
 	close(err[1]);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGQUIT, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
+	sigprocmask(SIG_SETMASK, mask, NULL);
 	front_exec_real(argv);
 }
 
+/*
+ * The termination signals (and SIGUSR1, SIGUSR2) meant for the front end go
+ * to the real trace-cmd, which decides; the front end then ends as it did.
+ * Those its caller ignored stay ignored, by both.
+ */
+static const int forwarded[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 };
+
 static volatile sig_atomic_t child_pid;
 
-/* A signal meant for the front end ends trace-cmd, which ends the front end */
-static void forward(int sig)
+/*
+ * Pass a signal on. Not one the terminal sent to its foreground process
+ * group (^C, ^\: si_code SI_KERNEL): trace-cmd, in the same group, got it.
+ */
+static void forward(int sig, siginfo_t *si, void *uc)
 {
+	(void)uc;
+	if (si && si->si_code == SI_KERNEL)
+		return;
 	if (child_pid > 0)
 		kill((pid_t)child_pid, sig);
 }
 
-/* The links and their directories */
-static void remove_names(const struct front_name *names, int n, const char *dir)
+/* Forward the signals the caller did not ignore, from now on */
+static void forward_signals(void)
 {
-	char *copy;
-	int i;
+	struct sigaction sa, old;
+	size_t i;
 
-	for (i = 0; i < n; i++) {
-		unlink(names[i].priv);
-		copy = strdup(names[i].priv);
-		if (copy)
-			rmdir(dirname(copy));
-		free(copy);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = forward;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++) {
+		if (sigaction(forwarded[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(forwarded[i], &sa, NULL);
 	}
-	rmdir(dir);
+	/* a closed output (| head) breaks trace-cmd's pipe, which ends it */
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* Fork the real trace-cmd with the caller's dispositions; then forward signals */
+static pid_t start_child(char **argv, int out[2], int err[2])
+{
+	sigset_t block, old;
+	pid_t pid;
+	size_t i;
+
+	/* none is taken before the child's pid is known */
+	sigemptyset(&block);
+	for (i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
+		sigaddset(&block, forwarded[i]);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0)
+		child(argv, out, err, &old);
+	if (pid > 0) {
+		child_pid = pid;
+		forward_signals();
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return pid;
 }
 
 /* End like the child did: its exit status, or its signal */
@@ -189,16 +231,15 @@ static void __attribute__((noreturn)) end_as(int status)
  * @argv: its arguments
  * @names: the private names and the user's names for them
  * @n: count of @names
- * @dir: the private directory of the links, removed at the end
  *
+ * Removes the private files (front_remove_private()) when trace-cmd ends.
  * Does not return.
  */
-void front_run_renamed(char **argv, const struct front_name *names, int n, const char *dir)
+void front_run_renamed(char **argv, const struct front_name *names, int n)
 {
-	static const int forwarded[] = { SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 };
 	struct stream s[2];
 	struct pollfd pfd[2];
-	int out[2], err[2], status = 0, open_streams = 2, i;
+	int out[2], err[2], status = 0, open_streams, i;
 	size_t keep = 0;
 	pid_t pid;
 
@@ -211,22 +252,11 @@ void front_run_renamed(char **argv, const struct front_name *names, int n, const
 		s[i].broken = false;
 	}
 	if (!s[0].buf || !s[1].buf || pipe(out) || pipe(err)) {
-		remove_names(names, n, dir);
+		front_remove_private();
 		fprintf(stderr, "trace-cmd: cannot run the real trace-cmd: %s\n", strerror(errno));
 		exit(127);
 	}
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0)
-		child(argv, out, err);
-	child_pid = pid;
-	/* the terminal's ^C and ^\ reach both: the child decides, we follow */
-	signal(SIGINT, SIG_IGN);
-	signal(SIGQUIT, SIG_IGN);
-	/* a closed output (| head) breaks trace-cmd's pipe, which ends it */
-	signal(SIGPIPE, SIG_IGN);
-	for (i = 0; i < (int)(sizeof(forwarded) / sizeof(forwarded[0])); i++)
-		signal(forwarded[i], forward);
+	pid = start_child(argv, out, err);
 	close(out[1]);
 	close(err[1]);
 	s[0].from = pid > 0 ? out[0] : -1;
@@ -251,7 +281,8 @@ void front_run_renamed(char **argv, const struct front_name *names, int n, const
 	}
 	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	remove_names(names, n, dir);
+	child_pid = 0;
+	front_remove_private();
 	if (pid < 0) {
 		fprintf(stderr, "trace-cmd: cannot run the real trace-cmd: %s\n", strerror(errno));
 		exit(127);

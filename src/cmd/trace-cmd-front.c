@@ -11,7 +11,8 @@
  *	to a private unlinked temporary file and run the real trace-cmd on
  *	/proc/self/fd/N, every other argument unchanged, with that name put
  *	back to the user's in what it prints (trace-cmd-front-rename.c);
- *   trace-cmd split / attach / stat ... given a perf.data
+ *   trace-cmd split / attach / stat ... given a perf.data as an input (not
+ *	as the value of an option: split -o perf.data)
  *	say in one line that it must be converted first, and how;
  *   anything else
  *	runs the real trace-cmd with the same arguments, byte for byte.
@@ -22,6 +23,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -32,6 +34,7 @@
 
 #include "cli.h"
 #include "perf2dat.h"
+#include "tmp-tree.h"
 #include "trace-cmd-front.h"
 
 #define PROG "trace-cmd"
@@ -69,11 +72,15 @@ static void __attribute__((noreturn, format(printf, 2, 0))) vdie(int status, con
 	exit(status);
 }
 
-/* The front end cannot do its part (exit 1; 127 is kept for die_real()) */
+/*
+ * The front end cannot do its part (exit 1; 127 is kept for die_real()):
+ * what it made goes first
+ */
 static void __attribute__((noreturn, format(printf, 1, 2))) die_front(const char *fmt, ...)
 {
 	va_list ap;
 
+	front_remove_private();
 	va_start(ap, fmt);
 	vdie(1, fmt, ap);
 }
@@ -121,21 +128,48 @@ void front_exec_real(char **argv)
 /* ------------------------------------------------------------------------ */
 /* A perf.data given to report, dump or hist                                */
 
+/*
+ * A file made and unlinked at once, where the file system has no O_TMPFILE;
+ * the janitor is told of its name before it exists
+ */
+static int named_tmpfile(const char *dir)
+{
+	char name[PATH_MAX];
+	int fd = -1, err = EEXIST, i;
+
+	for (i = 0; i < 100 && err == EEXIST; i++) {
+		if (p2d_tmp_name(name, sizeof(name), dir, "trace-cmd-perf.")) {
+			err = ENAMETOOLONG;
+			break;
+		}
+		janitor_tell(name, true);
+		fd = open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+		err = fd < 0 ? errno : 0;
+		if (fd >= 0)
+			unlink(name);
+		janitor_tell(name, false);
+	}
+	errno = err;
+	return fd;
+}
+
+/* An unnamed file in p2d_tmp_dir() ($TMPDIR when it is safe), or -1 (errno) */
 static int tmp_output(void)
 {
-	const char *dir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-	char *name;
-	int fd;
+	char *dir;
+	int fd, ret, err;
 
-	fd = open(dir, O_TMPFILE | O_RDWR, 0600);
-	if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL))
-		return fd;
-	if (asprintf(&name, "%s/trace-cmd-perf.XXXXXX", dir) < 0)
+	ret = p2d_tmp_dir(&dir);
+	if (ret) {
+		errno = -ret;
 		return -1;
-	fd = mkstemp(name);
-	if (fd >= 0)
-		unlink(name);
-	free(name);
+	}
+	fd = open(dir, O_TMPFILE | O_RDWR, 0600);
+	if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL))
+		fd = named_tmpfile(dir);
+	err = errno;
+	free(dir);
+	errno = err;
 	return fd;
 }
 
@@ -151,6 +185,8 @@ static int convert_private(const char *input)
 	void (*xfsz)(int);
 	int fd, ret;
 
+	/* (while this process has one thread) */
+	janitor_start();
 	fd = tmp_output();
 	if (fd < 0)
 		die_front("cannot create a temporary file for %s: %s", input, strerror(errno));
@@ -165,8 +201,11 @@ static int convert_private(const char *input)
 	ret = p2d_cli_convert(&cli, &o, &sum);
 	signal(SIGXFSZ, xfsz);
 	p2d_cli_release(&cli);
-	if (ret)
+	if (ret) {
+		/* the inputs converted before it go too */
+		front_remove_private();
 		exit(1);
+	}
 	return fd;	/* it stays open, without close-on-exec, for trace-cmd */
 }
 
@@ -227,20 +266,61 @@ static char *base_of(const char *user)
 	return base;
 }
 
+/* The private directory of the links, in p2d_tmp_dir(); the janitor knows of it first */
+static void make_links_dir(void)
+{
+	char *tmp, path[PATH_MAX];
+	int ret, i;
+
+	ret = p2d_tmp_dir(&tmp);
+	if (ret)
+		die_front("cannot create a directory in $TMPDIR: %s", strerror(-ret));
+	for (i = 0, ret = -EEXIST; i < 100 && ret == -EEXIST; i++) {
+		ret = p2d_tmp_name(path, sizeof(path), tmp, "trace-cmd-perf.");
+		if (ret)
+			break;
+		janitor_tell(path, true);
+		ret = mkdir(path, 0700) < 0 ? -errno : 0;
+		if (ret)
+			janitor_tell(path, false);
+	}
+	if (ret)
+		die_front("cannot create a directory in %s: %s", tmp, strerror(-ret));
+	free(tmp);
+	links_dir = strdup(path);
+	if (!links_dir) {
+		p2d_remove_path(path);
+		janitor_tell(path, false);
+		die_front("out of memory");
+	}
+}
+
+/**
+ * front_remove_private - remove the links to the converted copies, and their
+ * directory
+ *
+ * The copies have no name: they go with the last descriptor.
+ */
+void front_remove_private(void)
+{
+	if (!links_dir)
+		return;
+	p2d_remove_path(links_dir);
+	janitor_tell(links_dir, false);
+	free(links_dir);
+	links_dir = NULL;
+}
+
 /*
  * A link to the converted copy: LINKS_DIR/N/BASE -> /proc/self/fd/FD (the
  * real trace-cmd inherits FD). Removed when trace-cmd ends.
  */
 static char *make_link(const char *user, int fd)
 {
-	const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
 	char *sub, *path, *base = base_of(user), target[64];
 
-	if (!links_dir) {
-		if (asprintf(&links_dir, "%s/trace-cmd-perf.XXXXXX", tmp) < 0 ||
-		    !mkdtemp(links_dir))
-			die_front("cannot create a directory in %s: %s", tmp, strerror(errno));
-	}
+	if (!links_dir)
+		make_links_dir();
 	snprintf(target, sizeof(target), "/proc/self/fd/%d", fd);
 	if (asprintf(&sub, "%s/%d", links_dir, nr_names) < 0 ||
 	    asprintf(&path, "%s/%s", sub, base) < 0)
@@ -330,34 +410,71 @@ static char **reader_args(int argc, char **argv, const struct reader_cmd *cmd)
 
 /*
  * The other subcommands that take a trace.dat (split, attach) or that people
- * give one by mistake (stat): a perf.data among their arguments (or as the
- * default trace.dat) is refused in one line that says how to convert it.
+ * give one by mistake (stat), with their options as trace-cmd parses them: a
+ * perf.data given as an input (or as the default trace.dat) is refused in
+ * one line that says how to convert it. The value of an option (split -o,
+ * stat -B) is no input.
  */
-static bool has_input_arg(int argc, char **argv);
+struct refused_cmd {
+	const char	*name;
+	const char	*short_opts;
+	int		files;		/* arguments after the options: files (-1: all) */
+	bool		default_input;	/* without -i, trace-cmd reads trace.dat */
+};
 
-static const char *const refused_cmds[] = { "split", "attach", "stat" };
+static const struct refused_cmd refused_cmds[] = {
+	/* 3.1: split [options] [-i FILE] -o FILE [start [end]] */
+	{ "split",	"+ho:i:s:m:u:e:p:rcC:",	0,	true },
+	/* 3.2: attach [-c CPUS] [-s SHIFT] HOST-FILE GUEST-FILE PID... */
+	{ "attach",	"c:s:h",		2,	false },
+	/* stat shows the running kernel's tracing: a file is a mistake */
+	{ "stat",	"htoB:",		-1,	false },
+};
+
+/* The first input of @cmd that is a perf.data, or NULL */
+static const char *perf_input(int argc, char **argv, const struct refused_cmd *cmd)
+{
+	char **av = calloc((size_t)argc + 1, sizeof(*av));	/* getopt() permutes */
+	const char *found = NULL;
+	bool input = false;
+	int c, i;
+
+	if (!av)
+		die_front("out of memory");
+	memcpy(av, argv, (size_t)argc * sizeof(*av));
+	opterr = 0;
+	optind = 0;
+	while (!found && (c = getopt(argc - 1, av + 1, cmd->short_opts)) != -1) {
+		if (c != 'i')
+			continue;
+		input = true;
+		if (p2d_is_perf_path(optarg))
+			found = optarg;
+	}
+	for (i = optind + 1; !found && i < argc; i++) {
+		if (cmd->files >= 0 && i - optind - 1 >= cmd->files)
+			break;
+		if (p2d_is_perf_path(av[i]))
+			found = av[i];
+	}
+	if (!found && !input && cmd->default_input && p2d_is_perf_path("trace.dat"))
+		found = "trace.dat";
+	free(av);
+	return found;
+}
 
 static void refuse_perf(int argc, char **argv)
 {
-	const char *path = NULL;
+	const char *path;
 	size_t i;
-	int a;
 
 	for (i = 0; i < sizeof(refused_cmds) / sizeof(refused_cmds[0]); i++) {
-		if (!strcmp(argv[1], refused_cmds[i]))
+		if (!strcmp(argv[1], refused_cmds[i].name))
 			break;
 	}
 	if (i == sizeof(refused_cmds) / sizeof(refused_cmds[0]))
 		return;
-	for (a = 2; a < argc && !path; a++) {
-		if (!strncmp(argv[a], "-i", 2) && argv[a][2] && p2d_is_perf_path(argv[a] + 2))
-			path = argv[a] + 2;
-		else if (argv[a][0] != '-' && p2d_is_perf_path(argv[a]))
-			path = argv[a];
-	}
-	if (!path && strcmp(argv[1], "stat") && !has_input_arg(argc, argv) &&
-	    p2d_is_perf_path("trace.dat"))
-		path = "trace.dat";
+	path = perf_input(argc, argv, &refused_cmds[i]);
 	if (path) {
 		fprintf(stderr, PROG " %s: %s is a perf.data recording: convert it first"
 			" (trace-cmd convert --from-perf %s -o trace.dat)\n", argv[1], path, path);
@@ -469,18 +586,6 @@ static bool has_arg(int argc, char **argv, const char *arg)
 	return false;
 }
 
-/* Does a -i option name an input? */
-static bool has_input_arg(int argc, char **argv)
-{
-	int i;
-
-	for (i = 2; i < argc; i++) {
-		if (!strncmp(argv[i], "-i", 2))
-			return true;
-	}
-	return false;
-}
-
 /* The options of trace-cmd's own convert (3.1 to 3.4) */
 static const struct option tc_convert_long[] = {
 	{ "file-version", required_argument, NULL, 1 },	{ "compression", required_argument, NULL, 1 },
@@ -520,6 +625,6 @@ int main(int argc, char **argv)
 	if (argc >= 2)
 		refuse_perf(argc, argv);
 	if (nv)
-		front_run_renamed(nv, names, nr_names, links_dir);
+		front_run_renamed(nv, names, nr_names);
 	front_exec_real(argv);
 }

@@ -19,7 +19,8 @@ struct front_name {
 };
 
 void front_exec_real(char **argv) __attribute__((noreturn));
-void front_run_renamed(char **argv, const struct front_name *names, int n, const char *dir)
+void front_remove_private(void);
+void front_run_renamed(char **argv, const struct front_name *names, int n)
 	__attribute__((noreturn));
 
 #endif /* TRACE_CMD_FRONT_H */

@@ -38,7 +38,9 @@
  * @queue: reorder queue
  * @cpus: per-CPU page streams, NULL until the tracing data is known
  * @stats: what the reader counted
- * @data_dir: where the large temporary files go
+ * @data_dir: where the large temporary files go: next to the output, or
+ *	@tmp_dir
+ * @tmp_dir: p2d_tmp_dir(), when the output is a descriptor
  * @importer: the format that claimed a directory input (NULL: probed by content)
  * @swap_payload: payloads are in the other byte order (converted to ours)
  * @scratch: a payload being swapped
@@ -86,6 +88,7 @@ struct p2d_conv {
 	struct p2d_cpufiles		*cpus;
 	struct p2d_read_stats		stats;
 	const char			*data_dir;
+	char				*tmp_dir;
 	const struct p2d_import		*importer;
 	bool				swap_payload;
 	uint8_t				*scratch;

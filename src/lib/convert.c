@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "conv.h"
+#include "tmp-tree.h"
 
 #define TASK_BYTES	24	/* a task's line in the output, about */
 #define FIXED_BYTES	1024	/* the output's headers and options, about */
@@ -322,6 +323,17 @@ static int check_not_input(struct p2d_conv *cv, const struct p2d_input *in)
 			 " would replace the recording (write the trace.dat elsewhere)", path);
 }
 
+/* Where the temporary files go when the output is a descriptor */
+static int tmp_dir(struct p2d_conv *cv)
+{
+	int ret = p2d_tmp_dir(&cv->tmp_dir);
+
+	if (ret && ret != -ENOMEM)
+		return p2d_error(&cv->diag, P2D_NO_OFFSET, ret, "cannot create a temporary file"
+				 " in %s: %s", getenv("TMPDIR"), strerror(-ret));
+	return ret;
+}
+
 static void release(struct p2d_conv *cv)
 {
 	p2d_select_free(cv->select);
@@ -339,6 +351,7 @@ static void release(struct p2d_conv *cv)
 	free(cv->usyms_out.text);
 	free(cv->uw_frames);
 	free(cv->buildid_dir);
+	free(cv->tmp_dir);
 	p2d_meta_free(&cv->meta);
 	free(cv->scratch);
 	free(cv->group);
@@ -376,9 +389,12 @@ int p2d_conv_run(const struct p2d_options *opts, struct p2d_summary *sum)
 		ret = check_not_input(&cv, &in);
 	if (!ret && opts->output)
 		ret = p2d_out_open(&cv.diag, &out, opts->output, opts->force, &cv.names);
+	if (!ret && !opts->output)
+		ret = tmp_dir(&cv);
 	if (ret)
 		goto out;
-	cv.data_dir = opts->output ? out.dir : p2d_tmp_dir();
+	cv.data_dir = opts->output ? out.dir : cv.tmp_dir;
+	p2d_tmpfile_names(&cv.names);
 	ret = buildid_dir(&cv);
 	if (ret)
 		goto out;
@@ -408,6 +424,7 @@ int p2d_conv_run(const struct p2d_options *opts, struct p2d_summary *sum)
 out:
 	if (ret && !cv.diag.err_set)
 		p2d_error(&cv.diag, P2D_NO_OFFSET, ret, "%s", strerror(-ret));
+	p2d_tmpfile_names(NULL);
 	release(&cv);
 	p2d_out_close(&out);
 	p2d_in_close(&in);

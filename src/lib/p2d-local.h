@@ -49,14 +49,31 @@
 
 #include "bytes.h"
 
+/**
+ * struct p2d_names - where a stage says that a named temporary file exists
+ * @fn: the caller's &p2d_name_fn, or NULL
+ * @ctx: passed to @fn
+ */
+struct p2d_names {
+	p2d_name_fn	fn;
+	void		*ctx;
+};
+
+/* told before the name is made, and once it is gone */
+static inline void p2d_names_tell(const struct p2d_names *n, const char *path, bool created)
+{
+	if (n->fn)
+		n->fn(n->ctx, path, created);
+}
+
 /* Helpers */
 int p2d_write_all(int fd, const void *buf, size_t len) __hidden;
 int p2d_pwrite_all(int fd, const void *buf, size_t len, off_t off) __hidden;
 int p2d_tmpfile(const char *dir) __hidden;
+void p2d_tmpfile_names(const struct p2d_names *names) __hidden;
 void p2d_prefault(void *p, size_t len) __hidden;
 void p2d_prefault_to(void *base, size_t *mapped, size_t need, size_t size) __hidden;
-const char *p2d_tmp_dir(void) __hidden;
-const char *p2d_small_tmp_dir(void) __hidden;
+int p2d_small_tmp_dir(char **dir, char *why, size_t why_len) __hidden;
 int p2d_thread_create(pthread_t *t, void *(*fn)(void *), void *arg) __hidden;
 
 #endif /* P2D_LOCAL_H */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* Small file helpers of the library */
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <linux/magic.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "p2d-local.h"
+#include "tmp-tree.h"
 
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23
@@ -116,41 +118,69 @@ int p2d_pwrite_all(int fd, const void *buf, size_t len, off_t off)
 	return 0;
 }
 
+/* The names of the conversion running in this thread (p2d_tmpfile_names()) */
+static __thread const struct p2d_names *tmp_names;
+
+/**
+ * p2d_tmpfile_names - who p2d_tmpfile() tells of the names it makes
+ * @names: the conversion's, or NULL
+ *
+ * For the conversion that runs in the calling thread, which is where
+ * p2d_tmpfile() is called from.
+ */
+void p2d_tmpfile_names(const struct p2d_names *names)
+{
+	tmp_names = names;
+}
+
+static void tell(const char *path, bool created)
+{
+	if (tmp_names)
+		p2d_names_tell(tmp_names, path, created);
+}
+
+/* File systems without O_TMPFILE: a file created and unlinked at once */
+static int named_tmpfile(const char *dir)
+{
+	char path[PATH_MAX];
+	int fd, err, i;
+
+	for (i = 0; i < 100; i++) {
+		err = p2d_tmp_name(path, sizeof(path), dir, ".perf2dat-");
+		if (err)
+			return err;
+		tell(path, true);
+		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		err = errno;
+		if (fd >= 0)
+			unlink(path);
+		tell(path, false);
+		if (fd >= 0)
+			return fd;
+		if (err != EEXIST)
+			return -err;
+	}
+	return -EEXIST;
+}
+
 /**
  * p2d_tmpfile - create an unlinked temporary file
  * @dir: directory to create it in
+ *
+ * Where the file system has no O_TMPFILE, the file has a name for a moment,
+ * which the conversion's &p2d_name_fn is told of (p2d_tmpfile_names()).
  *
  * Returns a read-write descriptor or a negative errno.
  */
 int p2d_tmpfile(const char *dir)
 {
-	char *path;
-	int fd;
+	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
 
-	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
 	if (fd >= 0)
 		return fd;
-	/* file systems without O_TMPFILE: create and unlink at once */
-	if (asprintf(&path, "%s/.perf2dat-XXXXXX", dir) < 0)
-		return -ENOMEM;
-	fd = mkostemp(path, O_CLOEXEC);
-	if (fd < 0) {
-		fd = -errno;
-	} else {
-		unlink(path);
-	}
-	free(path);
-	return fd;
-}
-
-/**
- * p2d_tmp_dir - where temporary files go: $TMPDIR, or /tmp
- */
-const char *p2d_tmp_dir(void)
-{
-	const char *dir = getenv("TMPDIR");
-
-	return dir && *dir ? dir : "/tmp";
+	if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
+		return -errno;
+	return named_tmpfile(dir);
 }
 
 static bool in_memory_dir(const char *dir)
@@ -164,28 +194,53 @@ static bool in_memory_dir(const char *dir)
 	return stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && access(dir, W_OK | X_OK) == 0;
 }
 
-/**
- * p2d_small_tmp_dir - where a small, short-lived temporary tree goes
- *
- * $TMPDIR when the user set it. Otherwise a memory file system, when one is
- * writable: $XDG_RUNTIME_DIR, else /dev/shm; else /tmp. Creating a few dozen
- * files and directories on a disk file system costs more than the rest of a
- * small conversion (ext4 without a journal looks for an inode that was not
- * freed recently, bench/results/real.md), and the tree is gone in
- * milliseconds, so it need not survive in a disk's cache.
- */
-const char *p2d_small_tmp_dir(void)
+/* @dir's canonical path when it is a writable memory file system and safe, else NULL */
+static char *memory_dir(const char *dir)
 {
-	const char *dir = getenv("TMPDIR");
+	char *canon;
 
-	if (dir && *dir)
-		return dir;
-	dir = getenv("XDG_RUNTIME_DIR");
-	if (in_memory_dir(dir))
-		return dir;
-	if (in_memory_dir("/dev/shm"))
-		return "/dev/shm";
-	return "/tmp";
+	if (!in_memory_dir(dir) || p2d_safe_dir(dir, &canon, NULL, 0))
+		return NULL;
+	return canon;
+}
+
+/**
+ * p2d_small_tmp_dir - where a small, short-lived private tree goes
+ * @dir: set to the directory's canonical path (free() it)
+ * @why: set to why $TMPDIR, although set, is not used (not safe:
+ *	p2d_safe_dir()), else to ""
+ * @why_len: size of @why
+ *
+ * $TMPDIR when the user set it and it is safe. Otherwise a memory file
+ * system, when one is writable and safe: $XDG_RUNTIME_DIR, else /dev/shm;
+ * else /tmp. Creating a few dozen files and directories on a disk file
+ * system costs more than the rest of a small conversion (ext4 without a
+ * journal looks for an inode that was not freed recently,
+ * bench/results/real.md), and the tree is gone in milliseconds, so it need
+ * not survive in a disk's cache.
+ *
+ * Returns 0, or a negative errno when $TMPDIR cannot be resolved (as
+ * creating anything in it would fail) or memory runs out.
+ */
+int p2d_small_tmp_dir(char **dir, char *why, size_t why_len)
+{
+	const char *env = getenv("TMPDIR");
+	int ret;
+
+	*dir = NULL;
+	if (why_len)
+		*why = '\0';
+	if (env && *env) {
+		ret = p2d_safe_dir(env, dir, why, why_len);
+		if (ret || *dir)
+			return ret;
+	}
+	*dir = memory_dir(getenv("XDG_RUNTIME_DIR"));
+	if (!*dir)
+		*dir = memory_dir("/dev/shm");
+	if (!*dir)
+		*dir = strdup("/tmp");
+	return *dir ? 0 : -ENOMEM;
 }
 
 /**

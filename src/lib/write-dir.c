@@ -10,10 +10,13 @@
  *
  * Names come from the input, so they are checked before they become paths.
  *
- * The directory, perf2dat.PID.XXXXXX in $TMPDIR or, without it, in a memory
- * file system (p2d_small_tmp_dir()), has a name for as long as
- * libtracecmd reads it (the caller is told: &struct p2d_names); one a dead
- * process left behind is removed by the next conversion.
+ * The directory, perf2dat.PID.XXXXXX in $TMPDIR when that is safe
+ * (tmp-tree.c), else in a memory file system (p2d_small_tmp_dir()), has a
+ * name for as long as libtracecmd reads it. The caller is told of the name
+ * before the directory exists (&struct p2d_names), so that a program can
+ * have it removed whatever ends the process (the programs' janitor,
+ * src/cmd/janitor.c); one a dead process left behind is otherwise removed
+ * by the next conversion.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -23,9 +26,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
+#include "tmp-tree.h"
 #include "write.h"
 
 /* Used only when the recording lacks them: the layout of a 64-bit kernel */
@@ -257,60 +260,6 @@ static int write_cmdlines(const struct p2d_tasks *tasks, const char *dir)
 	return ret;
 }
 
-#define TREE_DEPTH	8	/* events/SYSTEM/EVENT/format is 4 deep */
-
-/* Remove what directory @dfd holds; passes again until a pass finds nothing */
-static void remove_in(int dfd, unsigned int depth)
-{
-	char buf[4096] __attribute__((aligned(8)));
-	bool removed = true;
-	long n, off;
-	int sub;
-
-	while (removed) {
-		removed = false;
-		if (lseek(dfd, 0, SEEK_SET) < 0)
-			return;
-		while ((n = syscall(SYS_getdents64, dfd, buf, sizeof(buf))) > 0) {
-			for (off = 0; off < n; ) {
-				struct dirent64 *e = (struct dirent64 *)(buf + off);
-
-				off += e->d_reclen;
-				if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-					continue;
-				if (e->d_type != DT_DIR && !unlinkat(dfd, e->d_name, 0)) {
-					removed = true;
-					continue;
-				}
-				if (depth >= TREE_DEPTH)
-					continue;
-				sub = openat(dfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-					     O_CLOEXEC);
-				if (sub < 0)
-					continue;
-				remove_in(sub, depth + 1);
-				close(sub);
-				removed |= !unlinkat(dfd, e->d_name, AT_REMOVEDIR);
-			}
-		}
-	}
-}
-
-/*
- * Remove a private tree: getdents64(2) into a small buffer on the stack,
- * no allocation (it runs in a thread that would get a malloc arena).
- */
-static void remove_tree(const char *path)
-{
-	int dfd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-
-	if (dfd < 0)
-		return;
-	remove_in(dfd, 0);
-	close(dfd);
-	rmdir(path);
-}
-
 /*
  * Private directories of this user whose process is gone (killed while
  * libtracecmd read one): "perf2dat.PID.XXXXXX" with PID not alive.
@@ -336,9 +285,56 @@ static void reap_stale(const char *base)
 		if (join(path, base, e->d_name) || lstat(path, &st) || !S_ISDIR(st.st_mode) ||
 		    st.st_uid != geteuid())
 			continue;
-		remove_tree(path);
+		p2d_remove_path(path);
 	}
 	closedir(dir);
+}
+
+/*
+ * The directory perf2dat.PID.XXXXXX in @base, mode 0700; the caller is told
+ * of its name before it exists.
+ */
+static int make_private(const char *base, const struct p2d_names *names, char **path)
+{
+	char buf[PATH_MAX], prefix[32];
+	int i, ret = -EEXIST;
+
+	snprintf(prefix, sizeof(prefix), "perf2dat.%d.", (int)getpid());
+	for (i = 0; i < 100 && ret == -EEXIST; i++) {
+		ret = p2d_tmp_name(buf, sizeof(buf), base, prefix);
+		if (ret)
+			return ret;
+		p2d_names_tell(names, buf, true);
+		ret = mkdir(buf, 0700) < 0 ? -errno : 0;
+		if (ret)
+			p2d_names_tell(names, buf, false);
+	}
+	if (ret)
+		return ret;
+	*path = strdup(buf);
+	if (*path)
+		return 0;
+	rmdir(buf);
+	p2d_names_tell(names, buf, false);
+	return -ENOMEM;
+}
+
+/* Where the directory goes: p2d_small_tmp_dir(), with a warning when TMPDIR is not safe */
+static int private_base(struct p2d_diag *d, char **base)
+{
+	char why[PATH_MAX + 64];
+	int ret;
+
+	ret = p2d_small_tmp_dir(base, why, sizeof(why));
+	if (ret == -ENOMEM)
+		return ret;
+	if (ret)
+		return p2d_error(d, P2D_NO_OFFSET, ret, "cannot create a temporary directory in"
+				 " %s: %s", getenv("TMPDIR"), strerror(-ret));
+	if (*why)
+		p2d_warn(d, P2D_NO_OFFSET, "TMPDIR=%s is not used: %s, so another user could"
+			 " replace what is made there; using %s", getenv("TMPDIR"), why, *base);
+	return 0;
 }
 
 /**
@@ -348,7 +344,7 @@ static void reap_stale(const char *base)
  * @tasks: task names, for saved_cmdlines
  * @kallsyms: the kallsyms section to embed (&struct p2d_span), or NULL for
  *	the tracing data's own
- * @names: told that the directory exists
+ * @names: told of the directory's name before it exists
  * @path: set to the directory (free it with p2d_wdir_remove())
  *
  * The directory is made in p2d_small_tmp_dir() with mode 0700.
@@ -359,23 +355,22 @@ static void reap_stale(const char *base)
 int p2d_wdir_create(struct p2d_diag *d, const struct p2d_tracing *t, const struct p2d_tasks *tasks,
 		    const struct p2d_span *kallsyms, const struct p2d_names *names, char **path)
 {
-	const char *base = p2d_small_tmp_dir();
-	char events[PATH_MAX];
+	char events[PATH_MAX], *base;
 	int ret;
 
+	*path = NULL;
+	ret = private_base(d, &base);
+	if (ret)
+		return ret;
 	reap_stale(base);
-	if (asprintf(path, "%s/perf2dat.%d.XXXXXX", base, (int)getpid()) < 0) {
-		*path = NULL;
-		return -ENOMEM;
+	ret = make_private(base, names, path);
+	if (ret) {
+		ret = p2d_error(d, P2D_NO_OFFSET, ret, "cannot create a temporary directory in"
+				" %s: %s", base, strerror(-ret));
+		free(base);
+		return ret;
 	}
-	if (!mkdtemp(*path)) {
-		ret = -errno;
-		free(*path);
-		*path = NULL;
-		return p2d_error(d, P2D_NO_OFFSET, ret, "cannot create a temporary directory in"
-				 " %s: %s", base, strerror(-ret));
-	}
-	p2d_names_tell(names, *path, true);
+	free(base);
 	ret = join(events, *path, "events");
 	if (!ret)
 		ret = mkdir(events, 0700) < 0 ? -errno : 0;
@@ -405,7 +400,7 @@ int p2d_wdir_create(struct p2d_diag *d, const struct p2d_tracing *t, const struc
  */
 static void *remove_main(void *arg)
 {
-	remove_tree(arg);
+	p2d_remove_path(arg);
 	return NULL;
 }
 
@@ -430,7 +425,7 @@ void p2d_wdir_remove_start(struct p2d_wdir_rm *rm, char **path)
 	rm->thread_started = !pthread_create(&rm->thread, NULL, remove_main, rm->path);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (!rm->thread_started)
-		remove_tree(rm->path);
+		p2d_remove_path(rm->path);
 }
 
 /**
@@ -450,7 +445,7 @@ void p2d_wdir_remove(const struct p2d_names *names, char **path)
 {
 	if (!*path)
 		return;
-	remove_tree(*path);
+	p2d_remove_path(*path);
 	p2d_names_tell(names, *path, false);
 	free(*path);
 	*path = NULL;

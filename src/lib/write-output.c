@@ -3,10 +3,16 @@
  * Atomic output: the trace.dat is written to an unnamed temporary file in
  * the target directory and linked into place only when it is complete, so
  * a failure, a signal or a crash never leaves a partial file, and an
- * existing file is never touched unless replacing it was asked for.
+ * existing file is never touched unless replacing it was asked for (then
+ * the file gets a hidden name, which rename(2) puts over the old one). On a
+ * file system without O_TMPFILE the file has a hidden name from the start.
+ * The caller is told of a hidden name before it exists and once it is gone
+ * (&struct p2d_names): a program can remove it whatever ends the process.
+ * The file is made as any other, with mode 0666 less the umask.
  */
 #include <fcntl.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -14,7 +20,11 @@
 #include <unistd.h>
 #include <linux/magic.h>
 
+#include "tmp-tree.h"
 #include "write.h"
+
+/* The output's hidden names */
+#define HIDDEN_PREFIX	".perf2dat-out-"
 
 /* File systems of the kernel's own objects: no ordinary file can be made there */
 static const struct {
@@ -46,6 +56,35 @@ static int refused(struct p2d_diag *d, const char *path, const char *dir, int er
 	}
 	return p2d_error(d, P2D_NO_OFFSET, err, "cannot create a file in %s: %s", dir,
 			 strerror(-err));
+}
+
+/*
+ * No O_TMPFILE here: a hidden named file, removed on failure. The caller is
+ * told of its name before it exists.
+ */
+static int open_hidden(struct p2d_diag *d, struct p2d_out *o)
+{
+	char name[PATH_MAX];
+	int i, ret = -EEXIST;
+
+	for (i = 0; i < 100 && ret == -EEXIST; i++) {
+		ret = p2d_tmp_name(name, sizeof(name), o->dir, HIDDEN_PREFIX);
+		if (ret)
+			break;
+		p2d_names_tell(&o->names, name, true);
+		o->fd = open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		ret = o->fd < 0 ? -errno : 0;
+		if (ret)
+			p2d_names_tell(&o->names, name, false);
+	}
+	if (ret)
+		return refused(d, o->final, o->dir, ret);
+	o->tmpname = strdup(name);
+	if (o->tmpname)
+		return 0;
+	unlink(name);
+	p2d_names_tell(&o->names, name, false);
+	return -ENOMEM;
 }
 
 /**
@@ -88,25 +127,13 @@ int p2d_out_open(struct p2d_diag *d, struct p2d_out *o, const char *path, bool f
 	free(copy);
 	if (!o->dir)
 		return -ENOMEM;
-	o->fd = open(o->dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
+	/* 0666 less the umask, as any file made (trace-cmd's own output too) */
+	o->fd = open(o->dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0666);
 	if (o->fd >= 0)
 		return 0;
 	if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
 		return refused(d, path, o->dir, -errno);
-	/* no O_TMPFILE here: a hidden named file, removed on failure */
-	if (asprintf(&o->tmpname, "%s/.perf2dat-out-XXXXXX", o->dir) < 0) {
-		o->tmpname = NULL;
-		return -ENOMEM;
-	}
-	o->fd = mkostemp(o->tmpname, O_CLOEXEC);
-	if (o->fd < 0) {
-		free(o->tmpname);
-		o->tmpname = NULL;
-		return refused(d, path, o->dir, -errno);
-	}
-	p2d_names_tell(&o->names, o->tmpname, true);
-	fchmod(o->fd, 0644);
-	return 0;
+	return open_hidden(d, o);
 }
 
 static int link_tmpfile(struct p2d_out *o, const char *name)
@@ -117,20 +144,30 @@ static int link_tmpfile(struct p2d_out *o, const char *name)
 	return linkat(AT_FDCWD, proc, AT_FDCWD, name, AT_SYMLINK_FOLLOW) < 0 ? -errno : 0;
 }
 
+/*
+ * --force: the unnamed file gets a hidden name, which rename(2) then puts in
+ * the place of the existing output, atomically (no call links a file over
+ * another). The caller is told of the hidden name before it exists, and
+ * after it is gone.
+ */
 static int replace_with_tmpfile(struct p2d_out *o)
 {
-	char *tmp;
+	char tmp[PATH_MAX];
 	int i, ret = -EEXIST;
 
 	for (i = 0; i < 100 && ret == -EEXIST; i++) {
-		if (asprintf(&tmp, "%s/.perf2dat-out-%d-%d", o->dir, (int)getpid(), i) < 0)
-			return -ENOMEM;
+		ret = p2d_tmp_name(tmp, sizeof(tmp), o->dir, HIDDEN_PREFIX);
+		if (ret)
+			return ret;
+		p2d_names_tell(&o->names, tmp, true);
 		ret = link_tmpfile(o, tmp);
 		if (!ret && rename(tmp, o->final) < 0) {
 			ret = -errno;
 			unlink(tmp);
+			if (ret == -EEXIST)
+				ret = -ENOTEMPTY;	/* a directory there: not again */
 		}
-		free(tmp);
+		p2d_names_tell(&o->names, tmp, false);
 	}
 	return ret;
 }

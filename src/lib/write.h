@@ -18,22 +18,6 @@
 #include "tracing.h"
 
 /**
- * struct p2d_names - where a stage says that a named temporary file exists
- * @fn: the caller's &p2d_name_fn, or NULL
- * @ctx: passed to @fn
- */
-struct p2d_names {
-	p2d_name_fn	fn;
-	void		*ctx;
-};
-
-static inline void p2d_names_tell(const struct p2d_names *n, const char *path, bool created)
-{
-	if (n->fn)
-		n->fn(n->ctx, path, created);
-}
-
-/**
  * struct p2d_write_job - what goes into a trace.dat
  * @file_version: 6 or 7
  * @compression: NULL, or a libtracecmd compression name

@@ -5,8 +5,13 @@
 # by a failed conversion with it); a full disk (a file size limit, and as
 # root a small tmpfs in a private mount namespace) and SIGINT, SIGTERM,
 # SIGHUP while the input is read or while the headers are written leave no
-# output and no temporary file; a non-seekable output is refused with a
-# message. Every failure is exit 1 with one line "perf2dat: INPUT: ...".
+# output and no temporary file; nor does SIGKILL, sent while a name exists
+# (held there by strace), to the whole process group, or at random moments,
+# also on a file system without O_TMPFILE (tests/hostile/no-tmpfile) and
+# with --force, which replaces the old output whole or not at all; the
+# output's mode is 0666 less the umask;
+# a non-seekable output is refused with a message. Every failure is exit 1
+# with one line "perf2dat: INPUT: ...".
 set -u
 tmp=$(mktemp -d)
 pids=
@@ -210,6 +215,144 @@ if command -v strace > /dev/null 2>&1; then
 else
 	skipped="$skipped signals-while-writing(no strace)"
 fi
+
+# ---------------------------------------------------------------- file mode
+# The output is created as any file: 0666 less the umask, as trace-cmd's own
+# (also under its hidden name, on a file system without O_TMPFILE; and
+# replacing a file with --force)
+[ -x "${NO_TMPFILE:-}" ] || fail "NO_TMPFILE ($NO_TMPFILE) is not built"
+for how in O_TMPFILE hidden; do
+	run=
+	[ $how = O_TMPFILE ] || run=$NO_TMPFILE
+	for mask in 002 027 077; do
+		echo old > "$out/mode.dat"
+		(umask $mask && exec $run "$prog" -q -f "$sample" -o "$out/mode.dat") 2> "$tmp/err" ||
+			fail "umask $mask ($how): $(cat "$tmp/err")"
+		want=$(printf '%o' $((0666 & ~0$mask)))
+		got=$(stat -c %a "$out/mode.dat")
+		[ "$got" = "$want" ] || fail "umask $mask ($how): mode $got, not $want"
+		rm "$out/mode.dat"
+		checks=$((checks + 1))
+	done
+done
+nothing_left "file mode"
+
+# ---------------------------------------------------------------- kill -9
+# Nothing a conversion names outlives it, even when SIGKILL ends it: not
+# its private directory (in $TMPDIR, or in /dev/shm without it), not the
+# output's hidden name (file systems without O_TMPFILE), not the link that
+# replaces an existing output with --force; and the replaced output is
+# either the old file or the whole new one. (A child of perf2dat that is
+# told of each name before it exists removes what is left: allow it a
+# moment.)
+"$prog" -q "$sample" -o "$tmp/ref.dat" || fail "reference conversion"
+echo precious > "$tmp/precious"
+# settled WHAT: within 5 seconds, $priv is empty and $out holds at most the
+# complete output (ref.dat's bytes) or, for keep.dat, the old file
+settled() {
+	i=0
+	while [ $i -lt 50 ]; do
+		left=$(ls -A "$priv" "$out" | grep -v -e '^$' -e ':$' -e '^keep\.dat$' -e '^k9\.dat$')
+		[ -z "$left" ] && break
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ -z "$left" ] || fail "$1: left behind: $left"
+	[ ! -e "$out/k9.dat" ] || cmp -s "$out/k9.dat" "$tmp/ref.dat" ||
+		fail "$1: a partial output"
+	[ ! -e "$out/keep.dat" ] || cmp -s "$out/keep.dat" "$tmp/precious" ||
+		cmp -s "$out/keep.dat" "$tmp/ref.dat" || fail "$1: the replaced output is neither"
+	rm -f "$out/k9.dat" "$out/keep.dat"
+}
+# held_kill WHAT READY STRACE-ARGS -- [RUN] ARGS: perf2dat under strace,
+# which holds a call; once READY (a shell test) holds, SIGKILL perf2dat
+held_kill() {
+	what=$1 ready=$2
+	shift 2
+	strace -f -o /dev/null "$@" 2> "$tmp/err" &
+	tracer=$!
+	i=0
+	until eval "$ready" || [ $i -ge 150 ]; do sleep 0.1; i=$((i + 1)); done
+	p=$(pgrep -P $tracer | head -n 1)
+	eval "$ready" && [ -n "$p" ] || { kill $tracer; fail "kill -9 $what: never ready: $(cat "$tmp/err")"; }
+	kill -KILL $p
+	wait $tracer 2> /dev/null
+	settled "kill -9 $what"
+	checks=$((checks + 1))
+}
+command -v strace > /dev/null 2>&1 || fail "strace is needed (a CI package)"
+hold_mkdir="-e trace=mkdir,mkdirat -e inject=mkdir,mkdirat:delay_exit=3000000:when=2"
+hold_rename="-e trace=rename,renameat,renameat2 -e inject=rename,renameat,renameat2:delay_enter=3000000"
+has_tree='[ -n "$(ls -A "$priv")" ]'
+has_hidden='ls -A "$out" | grep -q "^\.perf2dat-out-"'
+# shellcheck disable=SC2086
+held_kill "with the private directory" "$has_tree" $hold_mkdir -- "$prog" -q "$sample" -o "$out/k9.dat"
+cp "$tmp/precious" "$out/keep.dat"
+# shellcheck disable=SC2086
+held_kill "with --force's link" "$has_hidden" $hold_rename -- "$prog" -q -f "$sample" -o "$out/keep.dat"
+# shellcheck disable=SC2086
+held_kill "with the hidden output" "$has_hidden && $has_tree" $hold_mkdir -- \
+	"$NO_TMPFILE" "$prog" -q "$sample" -o "$out/k9.dat"
+cp "$tmp/precious" "$out/keep.dat"
+# shellcheck disable=SC2086
+held_kill "with --force's hidden output" "$has_hidden && $has_tree" $hold_mkdir -- \
+	"$NO_TMPFILE" "$prog" -q -f "$sample" -o "$out/keep.dat"
+# without TMPDIR: the private directory in a memory file system (/dev/shm;
+# /tmp where there is none)
+shm_tree='p=$(pgrep -P $tracer | head -n 1); [ -n "$p" ] && ls -A /dev/shm /tmp 2> /dev/null | grep -q "^perf2dat\.$p\."'
+# shellcheck disable=SC2086
+held_kill "with the private directory in /dev/shm" "$shm_tree" $hold_mkdir -- \
+	env -u TMPDIR -u XDG_RUNTIME_DIR "$prog" -q "$sample" -o "$out/k9.dat"
+i=0
+while ls -A /dev/shm /tmp 2> /dev/null | grep -q "^perf2dat\.$p\." && [ $i -lt 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+[ $i -lt 50 ] || fail "kill -9: left: $(ls -d /dev/shm/perf2dat.$p.* /tmp/perf2dat.$p.* 2> /dev/null)"
+
+# SIGKILL to perf2dat's whole process group (timeout -s KILL sends it so),
+# while the output has its hidden name and the input stalls (a FIFO)
+rm -f "$tmp/in.fifo"
+mkfifo "$tmp/in.fifo"
+(head -c 30000 "$pipe"; exec sleep 30) > "$tmp/in.fifo" &
+feeder=$!
+pids="$pids $feeder"
+setsid "$NO_TMPFILE" "$prog" -q -i "$tmp/in.fifo" -o "$out/k9.dat" 2> /dev/null &
+p=$!
+i=0
+until ls -A "$out" | grep -q '^\.perf2dat-out-' || [ $i -ge 100 ]; do sleep 0.1; i=$((i + 1)); done
+ls -A "$out" | grep -q '^\.perf2dat-out-' || fail "kill -9 of the process group: no hidden output"
+kill -KILL -$p
+wait $p 2> /dev/null
+kill $feeder 2> /dev/null
+wait $feeder 2> /dev/null
+settled "kill -9 of perf2dat's process group"
+checks=$((checks + 1))
+
+# At random moments of a conversion, plain, with --force over an existing
+# output, and on a file system without O_TMPFILE (with and without --force)
+t0=$(date +%s%N)
+"$prog" -q -f "$sample" -o "$tmp/ref2.dat" || fail "conversion"
+span=$(( ($(date +%s%N) - t0) / 1000 * 3 / 2 ))	# microseconds
+seed=$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')
+n=0
+while [ $n -lt 80 ]; do
+	run= force= name=k9.dat
+	[ $((n % 4)) -lt 2 ] || run=$NO_TMPFILE
+	if [ $((n % 2)) -eq 1 ]; then
+		force=-f name=keep.dat
+		cp "$tmp/precious" "$out/keep.dat"
+	fi
+	delay=$(awk -v s=$seed -v n=$n -v span=$span 'BEGIN { srand(s * 100 + n); printf "%.6f", rand() * span / 1e6 }')
+	$run "$prog" -q $force "$sample" -o "$out/$name" 2> /dev/null &
+	p=$!
+	sleep "$delay"
+	kill -KILL $p 2> /dev/null
+	wait $p 2> /dev/null
+	settled "kill -9 after ${delay}s (seed $seed, run $n${run:+, no O_TMPFILE}${force:+, --force})"
+	n=$((n + 1))
+done
+checks=$((checks + n))
 
 # the output is the input (its name, a link to it, or standard input from it):
 # refused even with --force, the recording left as it was

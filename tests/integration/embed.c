@@ -5,9 +5,10 @@
  * write exactly what each writes alone; the calling thread's signal mask
  * and the signal dispositions are the same during and after a conversion;
  * no process is created (no SIGCHLD) unless isolate_formats asks; no
- * thread is left running; the names callback sees every named temporary
- * come and go, and nothing is left in $TMPDIR; a cancel request stops a
- * conversion with -ECANCELED and no output.
+ * thread is left running; the names callback is told of every named
+ * temporary before it exists and once it is gone (so a program can have it
+ * removed whatever ends it), and nothing is left in $TMPDIR; a cancel
+ * request stops a conversion with -ECANCELED and no output.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -73,7 +74,7 @@ struct watch {
 	int			calls;
 	int			named;		/* named temporaries existing now */
 	int			names_seen;
-	bool			bad_name;	/* removed a name it never announced, say */
+	bool			bad_name;	/* a name there at its callback, or never announced */
 	volatile sig_atomic_t	cancel;
 	bool			cancel_on_progress;
 };
@@ -105,7 +106,8 @@ static void on_name(void *ctx, const char *path, bool created)
 	check_now(w);
 	w->named += created ? 1 : -1;
 	w->names_seen += created;
-	if (w->named < 0 || (stat(path, &st) == 0) != created)
+	/* told before the name exists, and once it is gone: never there now */
+	if (w->named < 0 || stat(path, &st) == 0)
 		w->bad_name = true;
 }
 

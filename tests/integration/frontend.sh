@@ -208,6 +208,15 @@ for form in "split -i sample.data" "split" "stat sample.data" "attach sample.dat
 		fail "$form: $(cat err)"
 done
 rm -f cwd/trace.dat
+# ... but only what trace-cmd takes as an input: not the value of an option
+# (split -o, stat -B), which the real trace-cmd gets as it was given
+mkdir vals && cp sample.data vals/perf.data && cp ref.dat vals/t.dat
+(cd vals && "$FRONT" split -i t.dat -o perf.data > ../out 2> ../err) ||
+	fail "split -o perf.data: exit status $?: $(cat err)"
+cmp -s vals/perf.data sample.data && "$TRACE_CMD" report vals/perf.data.1 > /dev/null 2>&1 ||
+	fail "split -o perf.data: not split by the real trace-cmd"
+same_as_real stat-B-value stat -h -B sample.data
+same_as_real split-positional split -h 1.5 sample.data
 # the front end's own failures are exit 1; 127 is for "the real trace-cmd cannot be run"
 TMPDIR=$tmp/none "$FRONT" report sample.data > out 2> err
 [ $? -eq 1 ] || fail "no temporary file: exit status, $(cat err)"
@@ -242,6 +251,97 @@ grep -q -e /proc/self -e trace-cmd-perf got err && fail "a private name shows: $
 "$FRONT" report sample.data | head -n 1 > /dev/null
 "$FRONT" report -i sample.data -F 'no_such_event' > /dev/null 2>&1
 ls -A "$TMPDIR" | grep -q trace-cmd-perf && fail "left in \$TMPDIR: $(ls -A "$TMPDIR")"
+# ... nor when a later input cannot be converted: the earlier ones' go too
+head -c 1000 sample.data > cut.data
+"$FRONT" report -i sample.data -i two/perf.data -i cut.data > out 2> err
+st=$?
+[ $st -eq 1 ] && grep -q '^trace-cmd: cut.data: ' err || fail "a bad third input: exit status $st: $(cat err)"
+[ -z "$(ls -A "$TMPDIR")" ] || fail "a bad third input left: $(ls -AR "$TMPDIR")"
+
+# --------------------------------------------------------------- signals
+# While the real trace-cmd runs (here blocked writing a report nobody reads
+# yet): it inherits the dispositions the front end's caller gave (a
+# background job of a script ignores SIGINT and SIGQUIT, nohup SIGHUP, a
+# caller SIGPIPE); SIGINT, SIGQUIT, SIGTERM and SIGHUP sent to the front end
+# reach it, and the front end ends as the real trace-cmd does when sent the
+# signal itself (report catches SIGINT), its private files gone.
+env --ignore-signal=INT true 2> /dev/null || fail "env --ignore-signal is needed (coreutils 8.31)"
+real_exe=$(realpath "$REAL_TRACE_CMD")
+mkfifo report.fifo
+# start_report ENV-OPTION [PROGRAM INPUT]: the front end (or PROGRAM) in the
+# background ($fe), its real trace-cmd ($child, or $fe itself), the report
+# readable on descriptor 3
+start_report() {
+	sr_prog=${2:-$FRONT} sr_input=${3:-$DATA/storm.data}
+	env "$1" "$sr_prog" report "$sr_input" > report.fifo 2> err &
+	fe=$!
+	exec 3< report.fifo
+	child=
+	i=0
+	while [ -z "$child" ] && [ $i -lt 100 ]; do
+		for c in $fe $(pgrep -P $fe); do
+			[ "$(readlink "/proc/$c/exe")" = "$real_exe" ] && child=$c
+		done
+		[ -n "$child" ] || sleep 0.1
+		i=$((i + 1))
+	done
+	[ -n "$child" ] || fail "the real trace-cmd did not start: $(cat err)"
+}
+# gone PID: dead or a zombie
+gone() {
+	! grep -q '^State:[[:space:]]*[^Z]' "/proc/$1/status" 2> /dev/null
+}
+# sigign: the signals (1-31; glibc takes 32 and 33 for itself) the real
+# trace-cmd ignores, once it runs (it may set some of its own: report
+# catches SIGINT)
+sigign() {
+	sleep 0.2
+	printf '%x' $((0x$(sed -n 's/^SigIgn:[[:space:]]*//p' "/proc/$child/status") & 0x7fffffff))
+}
+ulimit -c 0
+"$PERF2DAT" -q "$DATA/storm.data" -o storm.dat || fail "perf2dat storm.data"
+start_report --ignore-signal=INT,QUIT,PIPE "$REAL_TRACE_CMD" storm.dat
+want=$(sigign)
+cat <&3 > /dev/null
+exec 3<&-
+wait $fe || fail "the real trace-cmd alone: exit status $?"
+[ $((0x$want & 0x1004)) -eq $((0x1004)) ] || fail "env --ignore-signal: SigIgn $want"
+start_report --ignore-signal=INT,QUIT,PIPE
+sigign=$(sigign)
+[ "$sigign" = "$want" ] ||
+	fail "the real trace-cmd does not ignore what its caller ignored: SigIgn $sigign, alone $want"
+kill -INT $fe
+sleep 0.3
+gone $child && fail "SIGINT ignored by the caller: the real trace-cmd got it"
+cat <&3 > got
+exec 3<&-
+wait $fe || fail "SIGINT ignored by the caller: exit status $?"
+[ "$(wc -l < got)" -gt 2600 ] || fail "SIGINT ignored by the caller: report cut: $(wc -l < got) lines"
+echo "the real trace-cmd ignores what its caller ignored (SIGQUIT, SIGPIPE; SigIgn $sigign as alone)"
+# signalled SIG [PROGRAM INPUT]: send SIG to a report (of the front end or
+# PROGRAM) blocked on its output; its exit status ($st), error output (err)
+signalled() {
+	start_report --default-signal=INT,QUIT,TERM,HUP,PIPE "${2:-}" "${3:-}"
+	kill -$1 $fe
+	sleep 0.3
+	cat <&3 > /dev/null
+	exec 3<&-
+	wait $fe
+	st=$?
+}
+for sig in INT QUIT TERM HUP; do
+	signalled $sig "$REAL_TRACE_CMD" storm.dat
+	want=$st
+	mv err want.err
+	signalled $sig
+	[ $st -eq $want ] && cmp -s err want.err ||
+		fail "SIG$sig sent to the front end: exit status $st, error output: $(cat err);" \
+			"the real trace-cmd sent it: $want, $(cat want.err)"
+	[ -z "$(ls -A "$TMPDIR")" ] || fail "SIG$sig: left: $(ls -AR "$TMPDIR")"
+	echo "SIG$sig sent to the front end: it ends as the real trace-cmd sent it does (exit status $st)"
+done
+rm -f report.fifo
+
 printf 'neither perf.data nor trace.dat' > junk.data
 same_as_real report-junk report junk.data
 
