@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# Sourced by the GUI tests (gui-kernelshark.sh, gui-stacks.sh); they define
-# skip() and fail() and a $tmp directory first.
+# Sourced by the GUI tests (gui-kernelshark.sh, gui-stacks.sh,
+# gui-user-names.sh); they define skip() and fail() and a $tmp directory
+# first.
 #
 # gui_runas: sets $runas, how KernelShark is started: as root it shows a
 # modal "running with Root privileges" warning over everything, so as root
@@ -29,4 +30,76 @@ gui_start_xvfb() {
 	[ -s "$tmp/display" ] || fail "Xvfb gave no display"
 	DISPLAY=:$(head -n 1 "$tmp/display")
 	export DISPLAY
+}
+
+# gui_install: make install DESTDIR=$tmp/root; sets $root, $front (the
+# installed kernelshark front end) and $plugin
+gui_install() {
+	root=$tmp/root
+	. "$TOP_SRCDIR/tests/integration/plugin-lock.sh"
+	plugin_lock_run env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES $MAKE_PROG \
+		-C "$TOP_BUILDDIR" install DESTDIR="$root" > "$tmp/make.log" 2>&1 ||
+		fail "make install: $(tail "$tmp/make.log")"
+	front=$root$INST_BINDIR/$KSHARK_FRONT_NAME
+	plugin=$(find "$root" -name plugin-perf2dat.so | head -n 1)
+	[ -x "$front" ] && [ -n "$plugin" ] || fail "make install did not install the front end and plugin"
+	# the plugin runs the installed perf2dat: here under DESTDIR
+	[ -x "$root$INST_BINDIR/perf2dat" ] || fail "make install did not install perf2dat"
+}
+
+# gui_start_ks LABEL FILE [VAR=VALUE...]: the installed kernelshark on FILE,
+# with $tmp/home and $tmp/run, as $runas; waits until the screen stops
+# changing, the last screenshot in $tmp/LABEL.png; sets $ks_pid
+gui_start_ks() {
+	label=$1 file=$2
+	shift 2
+	rm -f "$tmp/run/ks.pid"
+	$runas env -i PATH=/usr/bin:/bin DISPLAY="$DISPLAY" HOME="$tmp/home" \
+		XDG_RUNTIME_DIR="$tmp/run" TMPDIR="$tmp/run" LD_LIBRARY_PATH="$root$INST_LIBDIR" \
+		QT_QPA_PLATFORM=xcb KSHARK_PERF2DAT_PLUGIN="$plugin" \
+		PERF2DAT_CONVERTER="$root$INST_BINDIR/perf2dat" "$@" \
+		sh -c 'echo $$ > "$0/ks.pid"; exec "$@"' "$tmp/run" \
+		"$front" -geometry 1280x800+0+0 "$file" > "$tmp/ks.log" 2>&1 &
+	i=0
+	while [ ! -s "$tmp/run/ks.pid" ] && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	ks_pid=$(cat "$tmp/run/ks.pid" 2> /dev/null)
+	[ -n "$ks_pid" ] || fail "$label: kernelshark did not start"
+	prev=-1 t=0
+	while :; do
+		sleep 2
+		t=$((t + 2))
+		kill -0 "$ks_pid" 2> /dev/null || fail "$label: kernelshark exited"
+		import -window root "$tmp/$label.png" 2> /dev/null || fail "$label: no screenshot"
+		c=$(identify -format '%k' "$tmp/$label.png")
+		[ "$t" -ge 8 ] && [ "$c" -eq "$prev" ] && [ "$c" -gt 50 ] && break
+		[ $t -lt 90 ] || fail "$label: the window did not settle"
+		prev=$c
+	done
+}
+
+# gui_stop_ks: end the kernelshark gui_start_ks started
+gui_stop_ks() {
+	kill "$ks_pid" 2> /dev/null
+	i=0
+	while kill -0 "$ks_pid" 2> /dev/null && [ $i -lt 20 ]; do
+		sleep 0.25
+		i=$((i + 1))
+	done
+	kill -9 "$ks_pid" 2> /dev/null
+	ks_pid=
+}
+
+# gui_read_dock LABEL: click a row of the trace list, screenshot
+# ($tmp/LABEL.png), and the stack view's dock read by OCR into $tmp/LABEL.txt
+gui_read_dock() {
+	# a row in the lower half of the window: the trace list
+	xdotool mousemove 300 560 click 1 || fail "xdotool"
+	sleep 3
+	import -window root "$tmp/$1.png" || fail "no screenshot"
+	# the dock is on the right: read it, enlarged
+	convert "$tmp/$1.png" -crop 560x800+720+0 +repage -resize 200% "$tmp/$1-dock.png" &&
+		tesseract "$tmp/$1-dock.png" "$tmp/$1" > /dev/null 2>&1 || fail "tesseract"
 }

@@ -45,15 +45,7 @@ fail() {
 }
 
 # the installed front end, the plugin and library beside it
-root=$tmp/root
-. "$TOP_SRCDIR/tests/integration/plugin-lock.sh"
-plugin_lock_run env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES $MAKE_PROG -C "$TOP_BUILDDIR" \
-	install DESTDIR="$root" > "$tmp/make.log" 2>&1 || fail "make install: $(tail "$tmp/make.log")"
-front=$root$INST_BINDIR/$KSHARK_FRONT_NAME
-plugin=$(find "$root" -name plugin-perf2dat.so | head -n 1)
-[ -x "$front" ] && [ -n "$plugin" ] || fail "make install did not install the front end and plugin"
-# the plugin runs the installed perf2dat: here under DESTDIR
-[ -x "$root$INST_BINDIR/perf2dat" ] || fail "make install did not install perf2dat"
+gui_install
 mkdir -p "$tmp/home" "$tmp/run" "$tmp/empty" || exit 1
 cp "$DATA/ksyms-sched.data" "$DATA/ksyms.kallsyms" "$tmp/" || exit 1
 chmod -R a+rX "$tmp" && chmod 700 "$tmp/home" "$tmp/run"
@@ -61,56 +53,10 @@ chmod -R a+rX "$tmp" && chmod 700 "$tmp/home" "$tmp/run"
 
 gui_start_xvfb
 
-# start_ks LABEL FILE: the installed kernelshark on FILE; waits until the
-# screen stops changing, the last screenshot in $tmp/LABEL.png
-start_ks() {
-	rm -f "$tmp/run/ks.pid"
-	$runas env -i PATH=/usr/bin:/bin DISPLAY="$DISPLAY" HOME="$tmp/home" \
-		XDG_RUNTIME_DIR="$tmp/run" TMPDIR="$tmp/run" LD_LIBRARY_PATH="$root$INST_LIBDIR" \
-		QT_QPA_PLATFORM=xcb KSHARK_PERF2DAT_PLUGIN="$plugin" \
-		PERF2DAT_CONVERTER="$root$INST_BINDIR/perf2dat" \
-		PERF2DAT_KALLSYMS="$tmp/ksyms.kallsyms" PERF2DAT_SYMFS="$tmp/empty" \
-		sh -c 'echo $$ > "$0/ks.pid"; exec "$@"' "$tmp/run" \
-		"$front" -geometry 1280x800+0+0 "$2" > "$tmp/ks.log" 2>&1 &
-	i=0
-	while [ ! -s "$tmp/run/ks.pid" ] && [ $i -lt 50 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	ks_pid=$(cat "$tmp/run/ks.pid" 2> /dev/null)
-	[ -n "$ks_pid" ] || fail "$1: kernelshark did not start"
-	prev=-1 t=0
-	while :; do
-		sleep 2
-		t=$((t + 2))
-		kill -0 "$ks_pid" 2> /dev/null || fail "$1: kernelshark exited"
-		import -window root "$tmp/$1.png" 2> /dev/null || fail "$1: no screenshot"
-		c=$(identify -format '%k' "$tmp/$1.png")
-		[ "$t" -ge 8 ] && [ "$c" -eq "$prev" ] && [ "$c" -gt 50 ] && break
-		[ $t -lt 90 ] || fail "$1: the window did not settle"
-		prev=$c
-	done
-}
-stop_ks() {
-	kill "$ks_pid" 2> /dev/null
-	i=0
-	while kill -0 "$ks_pid" 2> /dev/null && [ $i -lt 20 ]; do
-		sleep 0.25
-		i=$((i + 1))
-	done
-	kill -9 "$ks_pid" 2> /dev/null
-	ks_pid=
-}
-
-start_ks open "$tmp/ksyms-sched.data"
-# a row in the lower half of the window: the trace list
-xdotool mousemove 300 560 click 1 || fail "xdotool"
-sleep 3
-import -window root "$tmp/panel.png" || fail "no screenshot"
-cp "$tmp/panel.png" "$ARTIFACTS/gui-stacks.png"
-# the dock is on the right: read it, enlarged
-convert "$tmp/panel.png" -crop 560x800+720+0 +repage -resize 200% "$tmp/dock.png" &&
-	tesseract "$tmp/dock.png" "$tmp/ocr" > /dev/null 2>&1 || fail "tesseract"
+gui_start_ks open "$tmp/ksyms-sched.data" PERF2DAT_KALLSYMS="$tmp/ksyms.kallsyms" \
+	PERF2DAT_SYMFS="$tmp/empty"
+gui_read_dock ocr
+cp "$tmp/ocr.png" "$ARTIFACTS/gui-stacks.png"
 cp "$tmp/ocr.txt" "$ARTIFACTS/gui-stacks.txt"
 
 PERF_ISOLATED_KALLSYMS=$tmp/ksyms.kallsyms PERF_ISOLATED_SYMFS=$tmp/empty "$PERF" script -f \
@@ -148,7 +94,7 @@ if not top or missing:
     sys.exit(1)
 print('panel: sample %s, top frames %s as perf script names them' % (when, ', '.join(top)))
 PY
-stop_ks
+gui_stop_ks
 
 # An --all conversion (side-band records perf synthesized at time 0 placed
 # at the first sample's time): every CPU row of the graph is drawn. The
@@ -159,7 +105,7 @@ chmod a+r "$tmp/all.dat"
 cpus=$("$PERF" report -f -i "$DATA/switches.data" --header-only 2> /dev/null |
 	sed -n 's/^# nrcpus avail : *\([0-9]*\).*/\1/p')
 [ -n "$cpus" ] && [ "$cpus" -ge 2 ] || fail "switches.data: CPUs: '$cpus'"
-start_ks all "$tmp/all.dat"
+gui_start_ks all "$tmp/all.dat" PERF2DAT_KALLSYMS="$tmp/ksyms.kallsyms" PERF2DAT_SYMFS="$tmp/empty"
 cp "$tmp/all.png" "$ARTIFACTS/gui-stacks-all.png"
 convert "$tmp/all.png" -crop 1280x400+0+0 +repage -colorspace HSL -channel G -separate +channel \
 	-threshold 50% "$tmp/mask.png" || fail "convert"

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-// A C++ program for tests/integration/user-names.sh: templates, a
-// namespace, a sort (std::__introsort_loop<...>), libc's random().
+// A C++ program for tests/integration/user-names.sh and gui-user-names.sh:
+// templates, a namespace, a sort (std::__introsort_loop<...>), libc's
+// random(), in a thread of its own (libc's start_thread, clone3).
+//	worker [ROUNDS [SPIN]]
 #include <algorithm>
 #include <cstdlib>
+#include <pthread.h>
 #include <vector>
 
 namespace ns {
@@ -30,12 +33,30 @@ __attribute__((noinline)) long worker(int n, int m)
 	return b.get(m);
 }
 
+static volatile long sink;	/* the sums are used: nothing is optimized out */
+
+struct job {
+	int rounds, spin;
+	long sum;
+};
+
+static void *thread_main(void *arg)
+{
+	struct job *j = static_cast<struct job *>(arg);
+
+	for (int i = 0; i < j->rounds; i++)
+		j->sum += worker(20000, j->spin);
+	return nullptr;
+}
+
 int main(int argc, char **argv)
 {
-	long s = 0;
-	int rounds = argc > 1 ? atoi(argv[1]) : 200;
+	struct job j = { argc > 1 ? atoi(argv[1]) : 200, argc > 2 ? atoi(argv[2]) : 1000, 0 };
+	pthread_t t;
 
-	for (int i = 0; i < rounds; i++)
-		s += worker(20000, 1000);
-	return (int)(s & 1);
+	if (pthread_create(&t, nullptr, thread_main, &j))
+		return 2;
+	pthread_join(t, nullptr);
+	sink = j.sum;
+	return 0;
 }

@@ -1,0 +1,103 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# User frames in the real KernelShark's stack view, under Xvfb, named as
+# perf script names them: the C++ program of user-names.sh
+# (tests/data/usyms/worker.cpp) is built without frame pointers and recorded
+# here with perf record --call-graph dwarf, its worker in a thread of its
+# own; the installed perf2dat converts it (this machine's files: libc with
+# libc6-dbg, a CI package), the installed kernelshark front end opens the
+# trace.dat, xdotool clicks a row of the trace list, and the dock's text,
+# read by OCR, must hold the sample's frames as perf script names them:
+# demangled C++ (ns::Box<long>::get, worker) and libc's start_thread. The
+# screenshot stays in $ARTIFACTS/gui-user-names.png (doc/stack-view-cxx.png
+# is one). Needs a perf that records here (root): skipped otherwise.
+set -u
+name=gui-user-names
+skip() {
+	echo "SKIP: $name: $*"
+	exit 77
+}
+[ "${KSHARK_FRONTEND_ENABLED:-no}" = yes ] || skip "the kernelshark front end is not configured"
+[ "${KSHARK_GUI_ENABLED:-no}" = yes ] || skip "the stack view is built without its Qt panel"
+[ -n "${REAL_KERNELSHARK:-}" ] && [ -x "$REAL_KERNELSHARK" ] || skip "kernelshark not found"
+case ${KERNELSHARK:-} in /kernelshark-not-built-with-ASan) skip "KernelShark cannot load an ASan plugin" ;; esac
+for tool in Xvfb xdotool tesseract import convert identify g++ "${PERF_REAL:-perf-not-set}" \
+	"${PYTHON3:-python3-not-set}"; do
+	command -v "$tool" > /dev/null 2>&1 || skip "$tool not found"
+done
+. "$TOP_SRCDIR/tests/integration/gui-lib.sh"
+gui_runas
+ARTIFACTS=${ARTIFACTS:-$PWD/tests/artifacts}
+mkdir -p "$ARTIFACTS" || exit 1
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gui-user-names.XXXXXX") || exit 1
+xvfb_pid= ks_pid=
+cleanup() {
+	[ -n "$ks_pid" ] && kill "$ks_pid" 2> /dev/null
+	[ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2> /dev/null
+	wait 2> /dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+fail() {
+	echo "FAIL: $name: $*"
+	[ -f "$tmp/ks.log" ] && sed 's/^/  ks.log: /' "$tmp/ks.log"
+	exit 1
+}
+
+g++ -O1 -g -fomit-frame-pointer -pthread -o "$tmp/worker" "$DATA/usyms/worker.cpp" || fail "g++"
+if ! HOME=$tmp PERF_CONFIG=/dev/null timeout 60 "$PERF_REAL" record -q --call-graph dwarf \
+	-e cpu-clock -F 500 -o "$tmp/cxx.data" "$tmp/worker" 20 400000 > "$tmp/record.log" 2>&1; then
+	skip "perf record fails here: $(tail -n 1 "$tmp/record.log")"
+fi
+gui_install
+mkdir -p "$tmp/home" "$tmp/run" || exit 1
+LD_LIBRARY_PATH="$root$INST_LIBDIR" "$root$INST_BINDIR/perf2dat" -q "$tmp/cxx.data" -o "$tmp/cxx.dat" \
+	2> "$tmp/err" ||
+	fail "perf2dat: $(cat "$tmp/err")"
+chmod -R a+rX "$tmp" && chmod 700 "$tmp/home" "$tmp/run"
+[ -z "$runas" ] || chown nobody "$tmp/home" "$tmp/run" || exit 1
+gui_start_xvfb
+
+gui_start_ks open "$tmp/cxx.dat"
+gui_read_dock ocr
+cp "$tmp/ocr.png" "$ARTIFACTS/$name.png"
+cp "$tmp/ocr.txt" "$ARTIFACTS/$name.txt"
+gui_stop_ks
+
+HOME=$tmp PERF_CONFIG=/dev/null "$PERF_REAL" script -f -i "$tmp/cxx.data" -F time,ip,sym,dso --ns \
+	> "$tmp/perf" 2> /dev/null || fail "perf script"
+"$PYTHON3" - "$tmp/ocr.txt" "$tmp/perf" <<'PY' || fail "the panel (OCR in $ARTIFACTS/$name.txt)"
+import re, sys
+ocr = open(sys.argv[1], errors='replace').read()
+m = re.search(r'(\d{4,})\.(\d{9})', ocr)
+if not m:
+    print('no sample time in the panel: %r' % ocr[:300])
+    sys.exit(1)
+when = '%s.%s' % m.groups()
+frames, cur = {}, None
+for line in open(sys.argv[2], errors='replace'):
+    h = re.match(r'^\s*(\d+\.\d{9}):', line)
+    if h:
+        cur = frames.setdefault(h.group(1), [])
+    elif line.strip() and cur is not None:
+        f = re.match(r'^\s*[0-9a-f]+ (.*) \(([^)]*)\)$', line.rstrip())
+        if f and 'kernel' not in f.group(2) and f.group(2) != 'inlined':
+            cur.append(re.sub(r'\+0x[0-9a-f]+$', '', f.group(1)))
+if when not in frames or not frames[when]:
+    print('perf script has no sample with user frames at %s' % when)
+    sys.exit(1)
+def norm(s):
+    # OCR confuses l and 1, O and 0, and drops punctuation
+    return re.sub(r'[^a-z0-9]', '', s.lower()).replace('1', 'l').replace('0', 'o')
+text = norm(ocr)
+want = [f for f in frames[when] if f not in ('[unknown]', 'clone3', '__clone3')]
+cxx = [f for f in want if '::' in f or f == 'worker']
+missing = [f for f in want if norm(f[:40]) not in text]
+if not cxx or 'start_thread' not in want or missing:
+    print('sample %s: perf script frames %s; C++ %s; not in the panel: %s' % (when, want, cxx, missing))
+    sys.exit(1)
+print('panel: sample %s, frames %s as perf script names them' % (when, ', '.join(want)))
+PY
+echo "PASS: $name"
