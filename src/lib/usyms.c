@@ -359,36 +359,49 @@ out:
 	return nf->elf ? p2d_esyms_read(&nf->syms, nf->elf, nf->debug) : 0;
 }
 
-/* A subprogram looked for, and found */
+/* A subprogram looked for, and the best found */
 struct fn_query {
 	Dwarf_Addr	pc;
 	Dwarf_Die	die;
+	Dwarf_Addr	size;
 	bool		found;
 };
 
-/* dwarf_getfuncs() callback: is @fn the subprogram out of line at the address? */
+/*
+ * dwarf_getfuncs() callback: of the subprograms whose range holds the
+ * address, addr2line (BFD's lookup_address_in_function_table()) takes the
+ * one with the smallest range, the last of those: an assembly file has one
+ * for each alias of a function (libc's clone3.S: __clone3, __GI___clone3,
+ * clone3), and perf prints the last's name
+ */
 static int holds_pc(Dwarf_Die *fn, void *arg)
 {
 	struct fn_query *q = arg;
+	Dwarf_Addr lo, hi;
 
 	if (dwarf_haspc(fn, q->pc) <= 0)
 		return DWARF_CB_OK;
-	q->die = *fn;
-	q->found = true;
-	return DWARF_CB_ABORT;
+	if (dwarf_lowpc(fn, &lo) || dwarf_highpc(fn, &hi) || hi < lo)
+		lo = hi = 0;
+	if (!q->found || hi - lo <= q->size) {
+		q->die = *fn;
+		q->size = hi - lo;
+		q->found = true;
+	}
+	return DWARF_CB_OK;
 }
 
 /*
  * The name of the function that holds address @vaddr of the file as its
  * DWARF says: the subprogram the code is out of line in (inlined ones are
- * within it), its linkage name, else its name (a clone's, .constprop, is its
- * origin's); NULL where no subprogram holds it (assembly). perf names the
+ * within it; of several, holds_pc()'s), its linkage name, else its name (a
+ * clone's, .constprop, is its origin's); NULL where no subprogram holds it. perf names the
  * frames of the stacks it unwinds so: its inline resolution puts addr2line's
  * outermost function in place of its own symbol.
  */
 static const char *dwarf_function(Dwarf *dw, uint64_t vaddr)
 {
-	struct fn_query q = { .pc = vaddr, .found = false };
+	struct fn_query q = { .pc = vaddr, .size = 0, .found = false };
 	Dwarf_Attribute attr;
 	Dwarf_Die cu;
 

@@ -8,10 +8,8 @@
 # frames perf script names are compared with what trace-cmd report prints
 # and with the KernelShark stack view's headless dump, frame by frame
 # (tests/tools/user-names.py): at least 99% named alike, none named
-# otherwise with frame pointers (for unwound stacks perf prints, in code
-# without a DWARF function (libc's assembly), the name addr2line picks among
-# the symbol's aliases: at most 1% there). With libc6-dbg installed (a CI
-# package) libc's local functions are named too.
+# otherwise. With libc6-dbg installed (a CI package) libc's local functions
+# are named too, and unwound stacks after their DWARF functions.
 #
 # A program rebuilt after its recording: perf record put the first build in
 # perf's build-id cache, and the frames are named from it, as perf names
@@ -76,7 +74,7 @@ grep -q '=> std::__introsort_loop<__gnu_cxx::__normal_iterator<int\*,.std::vecto
 	"$tmp/fp.report" || fail "frame pointers: no demangled template in the report"
 
 check dwarf -fomit-frame-pointer --call-graph dwarf -F 1000
-$oracle --otherwise 0.01 "$tmp/dwarf.perf" "$tmp/dwarf.report" "$tmp/dwarf.view" \
+$oracle "$tmp/dwarf.perf" "$tmp/dwarf.report" "$tmp/dwarf.view" \
 	> "$tmp/names" || fail "dwarf: $(cat "$tmp/names")"
 cat "$tmp/names"
 
