@@ -607,6 +607,17 @@ static void sink_progress(void *ctx, uint64_t done, uint64_t total)
 }
 
 /* The sink of a conversion */
+/* KSYMBOL: a BPF program's code, named in the kallsyms section */
+static int sink_ksymbol(void *ctx, const struct p2d_ksymbol *k, uint64_t off)
+{
+	struct p2d_conv *cv = ctx;
+
+	(void)off;
+	if (k->unregister)
+		return 0;
+	return p2d_ksyms_code(cv->ksyms, k->addr, k->len, k->name);
+}
+
 const struct p2d_sink_ops p2d_conv_sink = {
 	.meta		= sink_meta,
 	.tracing	= sink_tracing,
@@ -618,6 +629,7 @@ const struct p2d_sink_ops p2d_conv_sink = {
 	.sideband	= sink_sideband,
 	.build_id	= sink_build_id,
 	.progress	= sink_progress,
+	.ksymbol	= sink_ksymbol,
 };
 
 /* ------------------------------------------------------------------------ */

@@ -41,6 +41,15 @@ static inline uint64_t p2d_cur_off(const struct p2d_cursor *c)
 	return c->base + c->pos;
 }
 
+static inline int p2d_cur_u16(struct p2d_cursor *c, uint16_t *v)
+{
+	if (c->len - c->pos < 2)
+		return -EBADMSG;
+	*v = p2d_get16(c->buf + c->pos, c->swap);
+	c->pos += 2;
+	return 0;
+}
+
 static inline int p2d_cur_u32(struct p2d_cursor *c, uint32_t *v)
 {
 	if (c->len - c->pos < 4)

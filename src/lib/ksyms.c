@@ -55,6 +55,7 @@ struct p2d_ksyms {
 	const struct p2d_meta	*meta;		/* to read the table ahead, or NULL */
 	struct p2d_kallsyms_ahead *ahead;	/* the table's first pass, running */
 	bool			ahead_tried;
+	struct p2d_kcode	code;		/* what KSYMBOL records name */
 };
 
 /**
@@ -82,6 +83,7 @@ void p2d_ksyms_free(struct p2d_ksyms *k)
 	if (!k)
 		return;
 	p2d_kallsyms_ahead_free(k->ahead);
+	p2d_kcode_release(&k->code);
 	free(k->set);
 	free(k->modules);
 	free(k->fields);
@@ -235,6 +237,20 @@ void p2d_ksyms_kernel_map(struct p2d_ksyms *k, const char *file, uint64_t pgoff)
 	}
 	if (strncmp(file, "[guest.kernel", 13))
 		add_module(k, file);
+}
+
+/**
+ * p2d_ksyms_code - kernel code a KSYMBOL record names (a BPF program)
+ * @k: the state
+ * @addr: its first address
+ * @len: its bytes
+ * @name: its name
+ *
+ * Returns 0 or -ENOMEM.
+ */
+int p2d_ksyms_code(struct p2d_ksyms *k, uint64_t addr, uint32_t len, const char *name)
+{
+	return p2d_kcode_add(&k->code, addr, len, name);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -458,6 +474,36 @@ static int write_text(const struct p2d_ksym_table *t, const uint8_t *need,
 	return 0;
 }
 
+/* The addresses named with @t (taken) and the recording's own code: the section */
+static int name_with(struct p2d_ksyms *k, struct p2d_ksym_table *t, struct p2d_ksyms_out *out)
+{
+	uint8_t *need;
+	int ret;
+
+	ret = p2d_kcode_merge(&k->code, t);
+	if (ret > 0 && strlen(out->source) + 40 < sizeof(out->source))
+		strcat(out->source, " and the recording's KSYMBOL records");
+	need = ret < 0 ? NULL : calloc(t->nr / 8 + 1, 1);
+	if (!need) {
+		p2d_ksym_table_release(t);
+		return -ENOMEM;
+	}
+	out->named = mark(k, t, need);
+	ret = write_text(t, need, out);
+	free(need);
+	p2d_ksym_table_release(t);
+	return ret;
+}
+
+/* No kallsyms or vmlinux: the code the recording names, alone */
+static int code_only(struct p2d_ksyms *k, struct p2d_ksyms_out *out)
+{
+	struct p2d_ksym_table t = { 0 };
+
+	snprintf(out->source, sizeof(out->source), "the recording's KSYMBOL records");
+	return name_with(k, &t, out);
+}
+
 /**
  * p2d_ksyms_finish - choose the symbols and write the kallsyms section
  * @k: the state, every address added
@@ -475,7 +521,6 @@ int p2d_ksyms_finish(struct p2d_ksyms *k, struct p2d_diag *d, const struct p2d_m
 	struct p2d_ksym_source src;
 	struct p2d_ksym_table t;
 	char why[512];
-	uint8_t *need;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -489,7 +534,7 @@ int p2d_ksyms_finish(struct p2d_ksyms *k, struct p2d_diag *d, const struct p2d_m
 		snprintf(out->source, sizeof(out->source), "%s", src.why);
 		if (src.warn)
 			p2d_warn(d, P2D_NO_OFFSET, "kernel symbols: %s", src.why);
-		return 0;
+		return k->code.nr ? code_only(k, out) : 0;
 	}
 	ret = load(k, &src, &t, why, sizeof(why));
 	if (!ret && src.same_boot && (!t.placed || t.delta)) {
@@ -511,14 +556,5 @@ int p2d_ksyms_finish(struct p2d_ksyms *k, struct p2d_diag *d, const struct p2d_m
 	}
 	snprintf(out->source, sizeof(out->source), "%s", src.path);
 	free(src.path);
-	need = calloc(t.nr / 8 + 1, 1);
-	if (!need) {
-		p2d_ksym_table_release(&t);
-		return -ENOMEM;
-	}
-	out->named = mark(k, &t, need);
-	ret = write_text(&t, need, out);
-	free(need);
-	p2d_ksym_table_release(&t);
-	return ret;
+	return name_with(k, &t, out);
 }

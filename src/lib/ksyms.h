@@ -94,6 +94,7 @@ int p2d_ksyms_add(struct p2d_ksyms *k, uint64_t addr) __hidden;
 void p2d_ksyms_kernel_id(struct p2d_ksyms *k, const uint8_t *id, uint8_t size) __hidden;
 void p2d_ksyms_kernel_map(struct p2d_ksyms *k, const char *file, uint64_t pgoff) __hidden;
 void p2d_ksyms_meta(struct p2d_ksyms *k, const struct p2d_meta *m) __hidden;
+int p2d_ksyms_code(struct p2d_ksyms *k, uint64_t addr, uint32_t len, const char *name) __hidden;
 int p2d_ksyms_formats(struct p2d_ksyms *k, struct tep_handle *tep) __hidden;
 void p2d_ksyms_payload(struct p2d_ksyms *k, const uint8_t *data, uint32_t len) __hidden;
 const uint8_t *p2d_ksyms_fields_map(const struct p2d_ksyms *k) __hidden;
@@ -128,6 +129,36 @@ int p2d_ksym_table_vmlinux(Elf *elf, const char *ref, uint64_t ref_addr,
 			   struct p2d_ksym_table *t, char *why, size_t why_len) __hidden;
 int64_t p2d_ksym_table_find(const struct p2d_ksym_table *t, uint64_t addr) __hidden;
 void p2d_ksym_table_release(struct p2d_ksym_table *t) __hidden;
+
+/* ksyms-code.c: the code KSYMBOL records name */
+
+/**
+ * struct p2d_kcode_sym - kernel code a KSYMBOL record names
+ * @start: its first address
+ * @end: the address after it
+ * @name: its name (malloc()ed; NULL: overlapping another one)
+ */
+struct p2d_kcode_sym {
+	uint64_t	start;
+	uint64_t	end;
+	char		*name;
+};
+
+/**
+ * struct p2d_kcode - the code KSYMBOL records name
+ * @c: the symbols
+ * @nr: how many
+ * @cap: room in @c
+ */
+struct p2d_kcode {
+	struct p2d_kcode_sym	*c;
+	uint32_t		nr;
+	uint32_t		cap;
+};
+
+int p2d_kcode_add(struct p2d_kcode *kc, uint64_t addr, uint32_t len, const char *name) __hidden;
+int p2d_kcode_merge(struct p2d_kcode *kc, struct p2d_ksym_table *t) __hidden;
+void p2d_kcode_release(struct p2d_kcode *kc) __hidden;
 
 /* ksyms-source.c: which table */
 

@@ -811,6 +811,23 @@ static int rec_build_id(struct p2d_reader *r, struct p2d_cursor *c, uint16_t mis
 	return p2d_rd_build_id(r, c, misc);
 }
 
+/* { header; u64 addr; u32 len; u16 ksym_type, flags; char name[]; sample_id } */
+static int rec_ksymbol(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
+{
+	struct p2d_ksymbol k = { 0 };
+	uint16_t flags;
+
+	(void)misc;
+	if (!r->sink->ops->ksymbol)
+		return 0;
+	p2d_cur_skip(c, 8);
+	if (p2d_cur_u64(c, &k.addr) || p2d_cur_u32(c, &k.len) || p2d_cur_u16(c, &k.type) ||
+	    p2d_cur_u16(c, &flags) || p2d_cur_cstr(c, &k.name))
+		return 0;
+	k.unregister = flags & 1;	/* PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER */
+	return r->sink->ops->ksymbol(r->sink->ctx, &k, c->base);
+}
+
 typedef int (*record_fn)(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc);
 
 static const record_fn record_handlers[P2D_REC_MAX] = {
@@ -832,6 +849,7 @@ static const record_fn record_handlers[P2D_REC_MAX] = {
 	[P2D_REC_HEADER_TRACING_DATA]	= rec_tracing_data,
 	[P2D_REC_HEADER_FEATURE]	= rec_feature,
 	[P2D_REC_HEADER_BUILD_ID]	= rec_build_id,
+	[PERF_RECORD_KSYMBOL]		= rec_ksymbol,
 	[P2D_REC_AUXTRACE]		= rec_auxtrace,
 	[P2D_REC_COMPRESSED]		= rec_compressed,
 	[P2D_REC_COMPRESSED2]		= rec_compressed2,

@@ -193,6 +193,23 @@ struct p2d_build_id {
 	const char	*file;
 };
 
+/**
+ * struct p2d_ksymbol - code the kernel added (PERF_RECORD_KSYMBOL): a BPF
+ *	program's JIT code, a trampoline
+ * @addr: its first address
+ * @len: its bytes
+ * @type: PERF_RECORD_KSYMBOL_TYPE_BPF (1), _OOL (2), ...
+ * @unregister: it was removed
+ * @name: its name, NUL-terminated ("bpf_prog_<tag>_<name>")
+ */
+struct p2d_ksymbol {
+	uint64_t	addr;
+	uint32_t	len;
+	uint16_t	type;
+	bool		unregister;
+	const char	*name;
+};
+
 /** enum p2d_record_kind - a side-band record, as an event (&p2d_record) */
 enum p2d_record_kind {
 	P2D_RECORD_COMM,	/* pid, tid, exec; @str the name */
@@ -325,6 +342,7 @@ struct p2d_read_stats {
  *	THROTTLE, UNTHROTTLE), once, with what it says of tasks and maps
  * @build_id: a file's build id (HEADER_BUILD_ID)
  * @progress: @done of @total input bytes (total 0 when unknown) are read
+ * @ksymbol: kernel code named by a KSYMBOL record (may be NULL)
  *
  * Each returns 0 or a negative errno (with a message in the diagnostics),
  * which ends the reading; @progress returns nothing.
@@ -340,6 +358,7 @@ struct p2d_sink_ops {
 	int	(*sideband)(void *ctx, const struct p2d_sideband *sb);
 	int	(*build_id)(void *ctx, const struct p2d_build_id *bid, uint64_t off);
 	void	(*progress)(void *ctx, uint64_t done, uint64_t total);
+	int	(*ksymbol)(void *ctx, const struct p2d_ksymbol *k, uint64_t off);
 };
 
 /** struct p2d_sink - a sink: its operations and their context */

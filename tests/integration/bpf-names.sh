@@ -1,0 +1,56 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# BPF programs' frames under perf's names: bpftrace loads a program that
+# loops on each clock_nanosleep system call, perf record -g samples the CPUs
+# (cpu-clock, -a) while a shell sleeps 200 times, and the kernel frames
+# trace-cmd report prints must be named as perf script names them
+# (tests/tools/names.py), among them frames in the program's JIT code,
+# bpf_prog_<tag>_sys_enter_clock, which only the recording's KSYMBOL records
+# name (a build-id cache's kallsyms is older than the program). Needs root,
+# bpftrace and a kernel that shows its addresses: skipped otherwise.
+set -u
+for tool in "${PERF2DAT:-}" "${TRACE_CMD:-}" "${PERF_REAL:-}" "${PYTHON3:-}"; do
+	[ -n "$tool" ] && [ -x "$tool" ] || { echo "SKIP: bpf-names: perf2dat, trace-cmd, perf and python3 are needed"; exit 77; }
+done
+command -v bpftrace > /dev/null 2>&1 || { echo "SKIP: bpf-names: bpftrace is not installed"; exit 77; }
+[ "$(id -u)" -eq 0 ] || { echo "SKIP: bpf-names: loading a BPF program needs root"; exit 77; }
+if ! head -n 1 /proc/kallsyms 2> /dev/null | grep -qv '^0* '; then
+	echo "SKIP: bpf-names: the running kernel hides its addresses (kernel.kptr_restrict)"
+	exit 77
+fi
+tmp=$(mktemp -d)
+bt=
+trap '[ -z "$bt" ] || kill "$bt" 2> /dev/null; wait; rm -rf "$tmp"' EXIT
+fail() {
+	echo "FAIL: bpf-names: $*"
+	exit 1
+}
+export HOME="$tmp/home" PERF_CONFIG=/dev/null
+mkdir -p "$HOME"
+timeout 120 bpftrace -e 'tracepoint:syscalls:sys_enter_clock_nanosleep { $i = 0; $x = (uint64)1;
+	while ($i < 50000) { $x = $x * 7 + (uint64)$i; $i++; } @r = $x; }' > "$tmp/bt.log" 2>&1 &
+bt=$!
+i=0
+while ! grep -q '^Attaching' "$tmp/bt.log" && [ $i -lt 300 ]; do
+	kill -0 "$bt" 2> /dev/null || { echo "SKIP: bpf-names: bpftrace fails here: $(tail -n 1 "$tmp/bt.log")"; exit 77; }
+	sleep 0.1
+	i=$((i + 1))
+done
+sleep 1
+timeout 60 "$PERF_REAL" record -q -g -e cpu-clock -F 10000 -a -o "$tmp/bpf.data" -- \
+	sh -c 'for i in $(seq 200); do sleep 0.001; done' > "$tmp/record.log" 2>&1 ||
+	fail "perf record: $(tail -n 1 "$tmp/record.log")"
+kill "$bt" 2> /dev/null
+wait "$bt" 2> /dev/null
+bt=
+"$PERF2DAT" -f "$tmp/bpf.data" -o "$tmp/bpf.dat" > "$tmp/out" 2> "$tmp/err" || fail "$(cat "$tmp/err")"
+"$PERF_REAL" script -f -i "$tmp/bpf.data" -F time,event,ip,sym --ns > "$tmp/perf" 2> /dev/null ||
+	fail "perf script"
+"$TRACE_CMD" report -t "$tmp/bpf.dat" > "$tmp/report" 2> /dev/null || fail "trace-cmd report"
+n=$(grep -c '=> bpf_prog_[0-9a-f]*_sys_enter_clock (' "$tmp/report")
+[ "$n" -gt 0 ] || fail "no frame of the BPF program named: $(grep -m 3 'bpf_prog' "$tmp/perf")"
+"$PYTHON3" "$DATA/../tools/names.py" "$tmp/perf" "$tmp/report" > "$tmp/names" ||
+	fail "$(tail -n 5 "$tmp/names")"
+echo "$(tail -n 1 "$tmp/names"); $n frames in the BPF program; $(sed -n 's/^perf2dat: //p' "$tmp/out" | grep '^kernel symbols')"
+echo "PASS: bpf-names"
