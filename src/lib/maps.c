@@ -45,6 +45,7 @@ struct proc {
 	struct mblock	*blk;		/* NULL until it has maps */
 	struct p2d_map	*m;		/* @blk's */
 	uint64_t	gen;		/* changes with every change of @m */
+	uint64_t	content;	/* likewise, but a forked process's is its parent's */
 	struct p2d_map	*snap;		/* @m at the last user stack, and older maps it left */
 	uint32_t	nr_snap;
 	uint64_t	snap_gen;
@@ -259,7 +260,7 @@ int p2d_maps_mmap(struct p2d_maps *m, uint32_t pid, const struct p2d_map *map)
 	p->m[i] = *map;
 	p->nr++;
 	m->total = m->total - before + p->nr;
-	p->gen = ++m->clock;
+	p->content = p->gen = ++m->clock;
 	return 0;
 }
 
@@ -301,6 +302,7 @@ int p2d_maps_fork(struct p2d_maps *m, uint32_t pid, uint32_t ppid)
 	p->nr = n;
 	m->total += n;
 	p->gen = ++m->clock;
+	p->content = parent->content;
 	return 0;
 }
 
@@ -318,7 +320,7 @@ void p2d_maps_exec(struct p2d_maps *m, uint32_t pid)
 	struct proc *p = find(m, pid);
 
 	if (p)
-		p->gen = ++m->clock;
+		p->content = p->gen = ++m->clock;
 }
 
 /**
@@ -345,6 +347,23 @@ const struct p2d_map *p2d_maps_find(const struct p2d_maps *m, uint32_t pid, uint
 			hi = mid;
 	}
 	return lo < p->nr && p->m[lo].start <= addr ? &p->m[lo] : NULL;
+}
+
+/**
+ * p2d_maps_content - a number that is the same for processes with the same maps
+ * @m: the maps
+ * @pid: the process
+ *
+ * It changes whenever @pid's maps change; a forked process has its
+ * parent's until either maps something (perf bench sched messaging forks
+ * hundreds that map nothing: what is derived from a process's maps can be
+ * derived once for all of them). 0 for a process without maps so far.
+ */
+uint64_t p2d_maps_content(const struct p2d_maps *m, uint32_t pid)
+{
+	const struct proc *p = find(m, pid);
+
+	return p ? p->content : 0;
 }
 
 /**

@@ -45,6 +45,7 @@ void p2d_maps_exec(struct p2d_maps *m, uint32_t pid) __hidden;
 const struct p2d_map *p2d_maps_find(const struct p2d_maps *m, uint32_t pid,
 				    uint64_t addr) __hidden;
 uint64_t p2d_maps_generation(const struct p2d_maps *m, uint32_t pid) __hidden;
+uint64_t p2d_maps_content(const struct p2d_maps *m, uint32_t pid) __hidden;
 int p2d_maps_want(struct p2d_maps *m, uint32_t pid) __hidden;
 int p2d_maps_each(const struct p2d_maps *m, const struct p2d_dsos *dsos,
 		  const struct p2d_tasks *tasks, p2d_procmap_fn fn, void *ctx) __hidden;

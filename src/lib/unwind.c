@@ -19,10 +19,11 @@
  * Separate debug information (.debug_frame) is looked for in
  * /usr/lib/debug/.build-id, under --symfs too.
  *
- * What stays between samples: one Dwfl per process (at most MAX_PROCS, the
- * least used goes), made again when the process's maps change, so each
- * file's call frame information is read once per process; and the files,
- * at most MAX_OPEN open.
+ * What stays between samples: one Dwfl per set of maps (at most MAX_PROCS,
+ * the least used goes), made again when the maps change, so each file's
+ * call frame information is read once per set: forked processes that map
+ * nothing of their own share their parent's (p2d_maps_content()); and the
+ * files, at most MAX_OPEN open.
  */
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
@@ -53,7 +54,7 @@ struct p2d_unwinder;
 struct proc {
 	struct p2d_unwinder		*u;
 	uint32_t			pid;
-	uint64_t			gen;
+	uint64_t			content;
 	uint64_t			used;
 	const struct p2d_uw_arch	*arch;
 	Dwfl				*dwfl;
@@ -212,7 +213,7 @@ static Dwfl_Module *report(struct proc *p, Dwarf_Addr pc)
 
 	if (mod)
 		return mod;
-	map = p2d_maps_find(u->maps, p->pid, pc);
+	map = p2d_maps_find(u->maps, u->s->pid, pc);
 	if (!map)
 		return NULL;
 	o = object(u, map->dso, p->arch->machine);
@@ -286,7 +287,7 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 			if (!stack_byte(u, addr - u->sp + i, &buf[i]))
 				return false;
 	} else {
-		map = p2d_maps_find(u->maps, p->pid, addr);
+		map = p2d_maps_find(u->maps, u->s->pid, addr);
 		o = map ? object(u, map->dso, p->arch->machine) : NULL;
 		if (!o || addr + w > map->end ||
 		    pread(o->fd, buf, w, (off_t)(addr - map->start + map->pgoff)) != (ssize_t)w)
@@ -383,19 +384,21 @@ static Elf *arch_elf(struct proc *p, const struct p2d_uw_arch *a)
 /* The Dwfl of process @pid with its maps as they are now */
 static struct proc *proc_get(struct p2d_unwinder *u, uint32_t pid, const struct p2d_uw_arch *a)
 {
-	uint64_t gen = p2d_maps_generation(u->maps, pid);
+	uint64_t content = p2d_maps_content(u->maps, pid);
 	struct proc *p = NULL, *old = &u->procs[0];
 	unsigned int i;
 
+	/* processes with the same maps (forked, mapping nothing since) share one */
 	for (i = 0; i < MAX_PROCS; i++) {
-		if (u->procs[i].dwfl && u->procs[i].pid == pid) {
+		if (u->procs[i].dwfl && (content ? u->procs[i].content == content :
+					 u->procs[i].pid == pid)) {
 			p = &u->procs[i];
 			break;
 		}
 		if (u->procs[i].used < old->used)
 			old = &u->procs[i];
 	}
-	if (p && (p->gen != gen || p->arch != a))
+	if (p && p->arch != a)
 		proc_release(p);
 	else if (p)
 		goto out;
@@ -405,7 +408,7 @@ static struct proc *proc_get(struct p2d_unwinder *u, uint32_t pid, const struct 
 	}
 	p->u = u;
 	p->pid = pid;
-	p->gen = gen;
+	p->content = content;
 	p->arch = a;
 	p->dwfl = dwfl_begin(&u->cb);
 	p->arch_elf = p->dwfl ? arch_elf(p, a) : NULL;

@@ -34,9 +34,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include <dwarf.h>
-#include <elfutils/libdw.h>
-
+#include "dwarf-names.h"
 #include "elfsyms.h"
 #include "jitmap.h"
 #include "usyms.h"
@@ -309,12 +307,14 @@ struct named_file {
 	int			fd, dfd;
 	Elf			*elf, *debug;
 	Dwarf			*dwarf;
+	struct p2d_dwarf_names	*names;
 	struct p2d_esyms	syms;
 };
 
 static void close_file(struct named_file *nf)
 {
 	p2d_esyms_release(&nf->syms);
+	p2d_dwarf_names_free(nf->names);
 	if (nf->dwarf)
 		dwarf_end(nf->dwarf);
 	elf_end(nf->debug);
@@ -352,69 +352,12 @@ static int open_file(struct p2d_usyms *u, const struct p2d_dso *d, bool dwarf,
 		nf->dwarf = nf->debug ? dwarf_begin_elf(nf->debug, DWARF_C_READ, NULL) : NULL;
 		if (!nf->dwarf)
 			nf->dwarf = dwarf_begin_elf(nf->elf, DWARF_C_READ, NULL);
+		nf->names = nf->dwarf ? p2d_dwarf_names_new(nf->dwarf) : NULL;
 	}
 out:
 	free(dpath);
 	free(path);
 	return nf->elf ? p2d_esyms_read(&nf->syms, nf->elf, nf->debug) : 0;
-}
-
-/* A subprogram looked for, and the best found */
-struct fn_query {
-	Dwarf_Addr	pc;
-	Dwarf_Die	die;
-	Dwarf_Addr	size;
-	bool		found;
-};
-
-/*
- * dwarf_getfuncs() callback: of the subprograms whose range holds the
- * address, addr2line (BFD's lookup_address_in_function_table()) takes the
- * one with the smallest range, the last of those: an assembly file has one
- * for each alias of a function (libc's clone3.S: __clone3, __GI___clone3,
- * clone3), and perf prints the last's name
- */
-static int holds_pc(Dwarf_Die *fn, void *arg)
-{
-	struct fn_query *q = arg;
-	Dwarf_Addr lo, hi;
-
-	if (dwarf_haspc(fn, q->pc) <= 0)
-		return DWARF_CB_OK;
-	if (dwarf_lowpc(fn, &lo) || dwarf_highpc(fn, &hi) || hi < lo)
-		lo = hi = 0;
-	if (!q->found || hi - lo <= q->size) {
-		q->die = *fn;
-		q->size = hi - lo;
-		q->found = true;
-	}
-	return DWARF_CB_OK;
-}
-
-/*
- * The name of the function that holds address @vaddr of the file as its
- * DWARF says: the subprogram the code is out of line in (inlined ones are
- * within it; of several, holds_pc()'s), its linkage name, else its name (a
- * clone's, .constprop, is its origin's); NULL where no subprogram holds it. perf names the
- * frames of the stacks it unwinds so: its inline resolution puts addr2line's
- * outermost function in place of its own symbol.
- */
-static const char *dwarf_function(Dwarf *dw, uint64_t vaddr)
-{
-	struct fn_query q = { .pc = vaddr, .size = 0, .found = false };
-	Dwarf_Attribute attr;
-	Dwarf_Die cu;
-
-	if (!dw || !dwarf_addrdie(dw, vaddr, &cu))
-		return NULL;
-	dwarf_getfuncs(&cu, holds_pc, &q, 0);
-	if (!q.found)
-		return NULL;
-	if (dwarf_attr_integrate(&q.die, DW_AT_linkage_name, &attr) ||
-	    dwarf_attr_integrate(&q.die, DW_AT_MIPS_linkage_name, &attr) ||
-	    dwarf_attr_integrate(&q.die, DW_AT_name, &attr))
-		return dwarf_formstring(&attr);
-	return NULL;
 }
 
 /* File offset @off's address in the file @elf, from its loadable segments */
@@ -454,38 +397,47 @@ static int label(struct p2d_usyms *u, const char *raw, const char *dwarf_name, u
 }
 
 /*
- * Name the claims c[0..n) of one file (one identity), sorted by address.
+ * Name the claims c[0..n) of one file (of every process that maps it).
  * @dwarf: the frames are of unwound stacks, which perf names after the
  * DWARF of the function (perf's inline resolution) where the file has it.
  */
 static int name_file(struct p2d_usyms *u, const struct p2d_dso *d, struct claim *c, size_t n,
 		     bool dwarf)
 {
-	const struct p2d_esym *s, *last = NULL;
-	uint32_t last_name = NO_NAME;
-	const char *dname, *last_dname = NULL;
+	struct { uint32_t name; const char *dname; } *lab = NULL;
+	const struct p2d_esym *s;
 	struct named_file nf;
+	const char *dname;
 	uint64_t vaddr;
-	size_t i;
+	size_t i, k;
 	int ret;
 
 	ret = open_file(u, d, dwarf, &nf);
-	for (i = 0; !ret && i < n; i++) {
+	if (!ret && nf.syms.nr) {
+		lab = malloc(nf.syms.nr * sizeof(*lab));
+		if (!lab)
+			ret = -ENOMEM;
+		for (k = 0; lab && k < nf.syms.nr; k++)
+			lab[k].name = NO_NAME;
+	}
+	for (i = 0; !ret && lab && i < n; i++) {
 		if (c[i].flags & F_AMBIGUOUS || c[i].addr < c[i].base)
 			continue;
 		s = p2d_esyms_find(&nf.syms, c[i].addr - c[i].base);
 		if (!s)
 			continue;
-		dname = nf.dwarf && file_vaddr(nf.elf, c[i].addr - c[i].base, &vaddr) ?
-			dwarf_function(nf.dwarf, vaddr) : NULL;
-		if (s != last || dname != last_dname) {
-			ret = label(u, nf.syms.names + s->name, dname, &last_name);
-			last = s;
-			last_dname = dname;
+		dname = nf.names && file_vaddr(nf.elf, c[i].addr - c[i].base, &vaddr) ?
+			p2d_dwarf_names_at(nf.names, vaddr, &ret) : NULL;
+		/* a function's label once, whatever process maps it where */
+		k = (size_t)(s - nf.syms.s);
+		if (lab[k].name == NO_NAME || lab[k].dname != dname) {
+			ret = label(u, nf.syms.names + s->name, dname, &lab[k].name);
+			lab[k].dname = dname;
 		}
-		c[i].name = last_name;
+		c[i].name = lab[k].name;
 		c[i].start = c[i].base + s->start;
 	}
+	free(lab);
 	close_file(&nf);
 	return ret;
 }
@@ -625,8 +577,10 @@ int p2d_usyms_finish(struct p2d_usyms *u, const struct p2d_dsos *dsos, int machi
 			c[n++] = u->set[i];
 	qsort(c, n, sizeof(*c), by_file);
 	elf_version(EV_CURRENT);
+	/* each file read once: its claims of every process together (JIT code by process) */
 	for (i = 0; !ret && i < n; i = j) {
-		for (j = i + 1; j < n && c[j].dso == c[i].dso && c[j].base == c[i].base; j++)
+		for (j = i + 1; j < n && c[j].dso == c[i].dso &&
+		     (!(c[i].flags & F_JIT) || c[j].base == c[i].base); j++)
 			;
 		if (c[i].flags & F_JIT)
 			ret = name_jit(u, (uint32_t)c[i].base, c + i, j - i);
