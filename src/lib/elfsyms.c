@@ -12,7 +12,8 @@
  *    loadable segment maps it at, plus that segment's offset (a recorded
  *    mapping's pgoff counts in file offsets);
  *  - of several at one address the one perf prints: one with a size, not
- *    weak, global, with fewer leading underscores, with the longer name;
+ *    weak, global, with fewer leading underscores, with the longer name,
+ *    the first in the file;
  *  - a symbol without a size ends where the next one starts, the last one
  *    a page after the page it starts in.
  *
@@ -37,6 +38,7 @@ struct rsym {
 	uint64_t	start;
 	uint64_t	end;
 	uint32_t	name;
+	uint32_t	order;		/* in the file */
 	uint8_t		bind;
 };
 
@@ -157,6 +159,7 @@ static int read_table(struct reader *r, Elf *elf, Elf_Scn *scn, const GElf_Shdr 
 			return ret;
 		r->s[r->nr].start = off;
 		r->s[r->nr].end = off + sym.st_size;
+		r->s[r->nr].order = (uint32_t)r->nr;
 		r->s[r->nr].bind = (uint8_t)GELF_ST_BIND(sym.st_info);
 		r->nr++;
 	}
@@ -201,7 +204,8 @@ static int better(const struct reader *r, const struct rsym *a, const struct rsy
 	lb = strlen(nb);
 	if (la != lb)
 		return la > lb ? -1 : 1;
-	return strcmp(na, nb);
+	/* perf keeps the first of the file (pthread_create@GLIBC_2.2.5 before @@GLIBC_2.34) */
+	return (a->order > b->order) - (a->order < b->order);
 }
 
 static int by_start(const void *x, const void *y, void *arg)
