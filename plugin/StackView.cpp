@@ -61,6 +61,8 @@ QString timeString(int64_t ts)
 
 QString frameFunction(const p2d_ks_frame &f)
 {
+	if (f.inlined)
+		return QString("%1 (inlined)").arg(f.name ? f.name : "[unknown]");
 	if (f.name)
 		return QString("%1+0x%2").arg(f.name).arg(f.off, 0, 16);
 	return QStringLiteral("[unknown]");

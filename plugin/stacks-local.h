@@ -36,6 +36,7 @@ struct p2d_ks_syms *p2d_ks_syms_new(struct tracecmd_input *in);
 void p2d_ks_syms_free(struct p2d_ks_syms *y);
 void p2d_ks_user_frame(struct p2d_ks_syms *y, struct tracecmd_input *in, struct tep_handle *tep,
 		       int pid, uint64_t addr, struct p2d_ks_frame *f, struct p2d_ks_stack *st,
-		       p2d_ks_keep_fn keep);
+		       p2d_ks_keep_fn keep, void (*add)(void *arg, const struct p2d_ks_frame *f),
+		       void *arg);
 
 #endif

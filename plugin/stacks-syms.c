@@ -35,24 +35,39 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+
+#include "dwarf-names.h"
 #include "elfsyms.h"
 #include "named-file.h"
 #include "stacks-local.h"
 
 #define PAGE_MASK_4K	(~(uint64_t)0xfff)
 #define MAX_FILES	4096
+#define MAX_DWARF	16		/* files kept open for their DWARF */
 
 struct elf_file {
 	char			*path;		/* as PROCMAPS names it */
 	bool			ok;		/* read, with an executable segment */
 	uint64_t		x_off;		/* its executable segment's page offset */
+	uint64_t		x_vaddr;	/* and that page's address */
 	struct p2d_esyms	syms;
+	/* its DWARF, for the functions inlined at an address: opened when asked */
+	bool			dwarf_tried;
+	int			fd, dfd;
+	Elf			*elf, *debug;
+	Dwarf			*dw;
+	struct p2d_dwarf_names	*names;
+	uint64_t		used;
 };
 
 struct p2d_ks_syms {
 	bool		in_trace;	/* the names are the trace.dat's (perf2dat's) */
 	struct elf_file	*files;
 	size_t		nr, cap;
+	unsigned int	dwarf_open;
+	uint64_t	clock;
 };
 
 /* libtracecmd exports it; its header is private: the VERSION option */
@@ -72,6 +87,28 @@ struct p2d_ks_syms *p2d_ks_syms_new(struct tracecmd_input *in)
 	return y;
 }
 
+/* Close the DWARF of @ef (it may be opened again) */
+static void close_dwarf(struct p2d_ks_syms *y, struct elf_file *ef)
+{
+	if (!ef->elf && !ef->dw)
+		return;
+	p2d_dwarf_names_free(ef->names);
+	if (ef->dw)
+		dwarf_end(ef->dw);
+	elf_end(ef->debug);
+	elf_end(ef->elf);
+	if (ef->dfd >= 0)
+		close(ef->dfd);
+	if (ef->fd >= 0)
+		close(ef->fd);
+	ef->names = NULL;
+	ef->dw = NULL;
+	ef->debug = ef->elf = NULL;
+	ef->fd = ef->dfd = -1;
+	ef->dwarf_tried = false;
+	y->dwarf_open--;
+}
+
 /**
  * p2d_ks_syms_free - free the cache
  * @y: the cache, or NULL
@@ -81,6 +118,7 @@ void p2d_ks_syms_free(struct p2d_ks_syms *y)
 	if (!y)
 		return;
 	for (size_t i = 0; i < y->nr; i++) {
+		close_dwarf(y, &y->files[i]);
 		free(y->files[i].path);
 		p2d_esyms_release(&y->files[i].syms);
 	}
@@ -155,6 +193,7 @@ static void load(struct elf_file *ef)
 
 		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD && (ph.p_flags & PF_X)) {
 			ef->x_off = ph.p_offset & PAGE_MASK_4K;
+			ef->x_vaddr = ph.p_vaddr & PAGE_MASK_4K;
 			ef->ok = true;
 			break;
 		}
@@ -192,6 +231,7 @@ static struct elf_file *file(struct p2d_ks_syms *y, const char *path)
 	}
 	ef = &y->files[y->nr];
 	memset(ef, 0, sizeof(*ef));
+	ef->fd = ef->dfd = -1;
 	ef->path = strdup(path);
 	if (!ef->path)
 		return NULL;
@@ -200,17 +240,16 @@ static struct elf_file *file(struct p2d_ks_syms *y, const char *path)
 	return ef;
 }
 
-/* A name the converter wrote, its no-break spaces back to spaces; NULL for none */
-static const char *trace_name(struct tep_handle *tep, uint64_t addr, struct p2d_ks_stack *st,
-			      p2d_ks_keep_fn keep, uint64_t *off)
+/* A name the converter wrote, its no-break spaces back to spaces, into @buf; false for none */
+static bool trace_name(struct tep_handle *tep, uint64_t addr, char *buf, size_t size,
+		       uint64_t *off)
 {
 	const char *name = tep ? tep_find_function(tep, addr) : NULL;
-	char buf[1024];
 	size_t n = 0;
 
 	if (!name || !strcmp(name, "[unknown]") || !strncmp(name, "0x", 2))
-		return NULL;
-	for (; *name && n + 1 < sizeof(buf); name++) {
+		return false;
+	for (; *name && n + 1 < size; name++) {
 		if ((unsigned char)name[0] == 0xc2 && (unsigned char)name[1] == 0xa0) {
 			buf[n++] = ' ';
 			name++;
@@ -220,7 +259,125 @@ static const char *trace_name(struct tep_handle *tep, uint64_t addr, struct p2d_
 	}
 	buf[n] = '\0';
 	*off = addr - tep_find_function_address(tep, addr);
-	return keep(st, buf);
+	return true;
+}
+
+/* The file's DWARF (its separate debug file's first), opened now; NULL when none */
+static struct p2d_dwarf_names *dwarf_of(struct p2d_ks_syms *y, struct elf_file *ef)
+{
+	struct elf_file *old = NULL;
+
+	ef->used = ++y->clock;
+	if (ef->dwarf_tried)
+		return ef->names;
+	if (y->dwarf_open >= MAX_DWARF) {
+		for (size_t i = 0; i < y->nr; i++)
+			if ((y->files[i].elf || y->files[i].dw) && (!old || y->files[i].used < old->used))
+				old = &y->files[i];
+		if (old)
+			close_dwarf(y, old);
+	}
+	ef->dwarf_tried = true;
+	y->dwarf_open++;
+	ef->fd = open_mapped(ef->path);
+	ef->elf = ef->fd >= 0 ? elf_begin(ef->fd, ELF_C_READ_MMAP, NULL) : NULL;
+	ef->debug = ef->elf ? debug_file(ef->elf, &ef->dfd) : NULL;
+	ef->dw = ef->debug ? dwarf_begin_elf(ef->debug, DWARF_C_READ, NULL) : NULL;
+	if (!ef->dw && ef->elf)
+		ef->dw = dwarf_begin_elf(ef->elf, DWARF_C_READ, NULL);
+	ef->names = ef->dw ? p2d_dwarf_names_new(ef->dw) : NULL;
+	return ef->names;
+}
+
+/* A DIE's function name as perf prints it: linkage name demangled, else name */
+static char *die_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	const char *name = NULL;
+	char *dem;
+
+	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &attr) ||
+	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr) ||
+	    dwarf_attr_integrate(die, DW_AT_name, &attr))
+		name = dwarf_formstring(&attr);
+	if (!name)
+		return NULL;
+	dem = p2d_demangle(name);
+	return dem ? dem : strdup(name);
+}
+
+/* The frame's name, the view's way (demangled, blanks as spaces) */
+static bool same_function(const char *view, const char *dwarf)
+{
+	char *dem = p2d_demangle(dwarf);
+	bool same = !strcmp(view, dem ? dem : dwarf);
+
+	free(dem);
+	return same;
+}
+
+/*
+ * The functions inlined at user frame @f (of the file @path mapped at
+ * @start, named @name), innermost first, to @add as perf script lists them
+ * ("ADDR NAME (inlined)" lines before the frame's): from the DWARF of the
+ * file (its separate debug file's first). Of a trace.dat perf2dat wrote,
+ * only where that DWARF names the frame's function as the converter did
+ * (the file is then the recording's); else none.
+ */
+static void inlines(struct p2d_ks_syms *y, const char *path, uint64_t start, const char *name0,
+		    const struct p2d_ks_frame *f, struct p2d_ks_stack *st, p2d_ks_keep_fn keep,
+		    void (*add)(void *arg, const struct p2d_ks_frame *f), void *arg)
+{
+	Dwarf_Die cu, die, *scopes = NULL;
+	struct p2d_dwarf_names *names;
+	bool found = false;
+	struct elf_file *ef;
+	const char *outer;
+	uint64_t vaddr;
+	int n, i, err = 0;
+
+	if (!add || !name0 || f->addr < start || !(ef = file(y, path)) || !ef->ok)
+		return;
+	vaddr = f->addr - start + ef->x_vaddr;
+	names = dwarf_of(y, ef);
+	outer = names ? p2d_dwarf_names_at(names, vaddr, &err) : NULL;
+	if (!outer || (y->in_trace && !same_function(name0, outer)) ||
+	    !dwarf_addrdie(ef->dw, vaddr, &cu))
+		return;
+	n = dwarf_getscopes(&cu, vaddr, &scopes);
+	for (i = 0; i < n && !found; i++)
+		if (dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine) {
+			die = scopes[i];
+			found = true;
+		}
+	/* each inlined instance's concrete container: the next inlined one, or the function */
+	while (found) {
+		struct p2d_ks_frame in = *f;
+		char *name = die_name(&die);
+		Dwarf_Die *up = NULL;
+		int k;
+
+		in.inlined = true;
+		in.name = name ? keep(st, name) : NULL;
+		in.off = 0;
+		free(name);
+		add(arg, &in);
+		k = dwarf_getscopes_die(&die, &up);
+		found = false;
+		for (i = 1; i < k; i++) {
+			int tag = dwarf_tag(&up[i]);
+
+			if (tag == DW_TAG_subprogram)
+				break;
+			if (tag == DW_TAG_inlined_subroutine) {
+				die = up[i];
+				found = true;
+				break;
+			}
+		}
+		free(up);
+	}
+	free(scopes);
 }
 
 /**
@@ -233,24 +390,34 @@ static const char *trace_name(struct tep_handle *tep, uint64_t addr, struct p2d_
  * @f: filled: no name where no symbol covers it, no file where no mapping does
  * @st: the stack that keeps the strings
  * @keep: how it keeps them
+ * @add: called first with each function inlined at @addr, innermost first
+ *	(frames with @inlined set), or NULL
+ * @arg: passed to @add
  */
 void p2d_ks_user_frame(struct p2d_ks_syms *y, struct tracecmd_input *in, struct tep_handle *tep,
 		       int pid, uint64_t addr, struct p2d_ks_frame *f, struct p2d_ks_stack *st,
-		       p2d_ks_keep_fn keep)
+		       p2d_ks_keep_fn keep, void (*add)(void *arg, const struct p2d_ks_frame *f),
+		       void *arg)
 {
 	struct tracecmd_proc_addr_map *m;
 	const struct p2d_esym *s;
 	const struct elf_file *ef;
-	char *name;
+	char buf[1024], *name;
 
 	memset(f, 0, sizeof(*f));
 	f->addr = addr;
 	f->user = true;
 	m = pid > 0 && in ? tracecmd_search_task_map(in, pid, addr) : NULL;
-	if (m && m->lib_name)
+	if (m && m->lib_name) {
 		f->file = keep(st, m->lib_name);
+		f->map_start = m->start;
+	}
 	if (y->in_trace) {
-		f->name = trace_name(tep, addr, st, keep, &f->off);
+		if (!trace_name(tep, addr, buf, sizeof(buf), &f->off))
+			return;
+		if (m && m->lib_name)
+			inlines(y, m->lib_name, m->start, buf, f, st, keep, add, arg);
+		f->name = keep(st, buf);
 		return;
 	}
 	if (!m || !m->lib_name)
@@ -264,6 +431,8 @@ void p2d_ks_user_frame(struct p2d_ks_syms *y, struct tracecmd_input *in, struct 
 	if (!s)
 		return;
 	name = p2d_demangle(ef->syms.names + s->name);
+	inlines(y, m->lib_name, m->start, name ? name : ef->syms.names + s->name, f, st, keep,
+		add, arg);
 	f->name = keep(st, name ? name : ef->syms.names + s->name);
 	free(name);
 	f->off = f->file_off - s->start;

@@ -75,6 +75,8 @@ int p2d_ks_tree_add(struct p2d_ks_node *root, const struct p2d_ks_stack *st, int
 	if (offcpu > 0)
 		root->offcpu_ns += offcpu;
 	for (size_t i = st->nr; i-- > 0;) {
+		if (st->frames[i].inlined)
+			continue;	/* the tree of calls: a frame is where code was called */
 		p2d_ks_frame_label(&st->frames[i], label, sizeof(label));
 		n = child(n, label);
 		if (!n)

@@ -412,6 +412,21 @@ static void kernel_frame(struct tep_handle *tep, uint64_t addr, struct p2d_ks_fr
 	f->file = keep(st, "[kernel.kallsyms]");
 }
 
+/* Where p2d_ks_user_inlines() adds a stack's inlined frames */
+struct inline_ctx {
+	struct p2d_ks_stack	*st;
+	size_t			*cap;
+	int			err;
+};
+
+static void add_inline(void *arg, const struct p2d_ks_frame *f)
+{
+	struct inline_ctx *ic = arg;
+
+	if (!ic->err && add_frame(ic->st, ic->cap, f))
+		ic->err = -ENOMEM;
+}
+
 static int read_frames(struct p2d_ks_stream *s, struct tep_handle *tep, struct tep_record *r,
 		       bool user, struct p2d_ks_stack *st, size_t *cap)
 {
@@ -443,11 +458,17 @@ static int read_frames(struct p2d_ks_stream *s, struct tep_handle *tep, struct t
 		/* a kernel chain ends at 0 or -1; user_stack events are zero-padded */
 		if (!user && (!a || a == (lsize == 8 ? UINT64_MAX : UINT32_MAX)))
 			break;
-		if (user)
+		if (user) {
+			struct inline_ctx ic = { st, cap, 0 };
+
+			/* the functions inlined at it first, as perf script lists them */
 			p2d_ks_user_frame(s->syms, kshark_get_tep_input(s->stream), tep, (int)pid,
-					  a, &f, st, keep);
-		else
+					  a, &f, st, keep, add_inline, &ic);
+			if (ic.err)
+				return ic.err;
+		} else {
 			kernel_frame(tep, a, &f, st);
+		}
 		if (add_frame(st, cap, &f))
 			return -ENOMEM;
 	}
@@ -553,10 +574,14 @@ void p2d_ks_stack_release(struct p2d_ks_stack *st)
  * @len: its size
  *
  * "ADDR NAME+0xOFF (FILE)", "ADDR [unknown] (FILE+0xOFF)" where no symbol
- * covers it. Returns snprintf()'s count.
+ * covers it, "ADDR NAME (inlined)" for a function inlined at ADDR. Returns
+ * snprintf()'s count.
  */
 int p2d_ks_frame_text(const struct p2d_ks_frame *f, char *buf, size_t len)
 {
+	if (f->inlined)
+		return snprintf(buf, len, "%16llx %s (inlined)", (unsigned long long)f->addr,
+				f->name ? f->name : "[unknown]");
 	if (f->name)
 		return snprintf(buf, len, "%16llx %s+0x%llx (%s)", (unsigned long long)f->addr,
 				f->name, (unsigned long long)f->off, f->file ? f->file : "[unknown]");

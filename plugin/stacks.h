@@ -32,6 +32,8 @@ struct p2d_ks_frame {
 	const char	*file;		/* [kernel.kallsyms], [MODULE], a path, or NULL */
 	bool		has_file_off;
 	uint64_t	file_off;	/* the address's offset in @file */
+	bool		inlined;	/* inlined into the frame after it, at @addr */
+	uint64_t	map_start;	/* where @file's mapping starts (user frames) */
 };
 
 /* a sample and its call chain: kernel frames (innermost first), then user */

@@ -74,7 +74,7 @@ grep -q '=> std::__introsort_loop<__gnu_cxx::__normal_iterator<int\*,.std::vecto
 	"$tmp/fp.report" || fail "frame pointers: no demangled template in the report"
 
 check dwarf -fomit-frame-pointer --call-graph dwarf -F 1000
-$oracle "$tmp/dwarf.perf" "$tmp/dwarf.report" "$tmp/dwarf.view" \
+$oracle --inlines "$tmp/dwarf.perf" "$tmp/dwarf.report" "$tmp/dwarf.view" \
 	> "$tmp/names" || fail "dwarf: $(cat "$tmp/names")"
 cat "$tmp/names"
 

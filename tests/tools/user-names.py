@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Compare the user frames perf script names with what trace-cmd prints for them.
 
-    user-names.py [--otherwise SHARE] PERF_SCRIPT TRACE_CMD_REPORT [STACK_VIEW]
+    user-names.py [--otherwise SHARE] [--inlines] PERF_SCRIPT TRACE_CMD_REPORT [STACK_VIEW]
 
 PERF_SCRIPT: `perf script -F time,event,ip,sym,dso --ns` (a sample's line,
 then its frames as "\tADDRESS SYMBOL (DSO)" lines). perf prints the frames
@@ -14,7 +14,9 @@ named after its last line too.
 TRACE_CMD_REPORT: `trace-cmd report -t` (user_stack events, "=> NAME" lines,
 a number where trace-cmd has no name; a no-break space in a name is a
 space). STACK_VIEW: the headless stack view's dump
-(tests/integration/kshark-stacks: "frame u ADDRESS NAME+0xOFF (FILE)").
+(tests/integration/kshark-stacks: "frame u ADDRESS NAME+0xOFF (FILE)",
+"frame u ADDRESS NAME (inlined)" for each function inlined at a frame,
+before it, innermost first, as perf script prints them).
 
 Sample by sample (by timestamp and order), the two lists of user frames are
 aligned by the shortest edit script (perf's libunwind reports some frames
@@ -23,7 +25,10 @@ name at its place is "named otherwise"; a number, [unknown] or no frame at
 its place is "not named or not there". Prints "user names: N/M frames perf names are named alike (W named
 otherwise, U not named or not there, S samples)" for the report (and the
 view); exits 0 only when M > 0, N >= 99% of M, and W <= SHARE x M (0: none
-named otherwise, the default), for each.
+named otherwise, the default), for each. With a view, also the inlined
+functions perf prints before a frame: the view must show the same, in the
+same order, for >= 99% of the frames perf shows some for (with --inlines,
+there must be some: perf 6.1 shows none in frame-pointer stacks).
 """
 import argparse
 import collections
@@ -50,8 +55,10 @@ def unnamed(name):
 
 
 def perf_user(path):
-    """timestamp -> the samples' user frames (names, None for [unknown])"""
+    """timestamp -> the samples' user frames (names, None for [unknown]), and
+    timestamp -> for each frame, the names perf prints "(inlined)" before it"""
     out = collections.defaultdict(list)
+    inl = collections.defaultdict(list)
     cur, last, pending = None, None, False
     for line in open(path, errors='replace'):
         f = PERF_FRAME.match(line)
@@ -61,16 +68,19 @@ def perf_user(path):
                 continue
             name = None if f['sym'].startswith('[unknown]') else bare(f['sym'])
             if cur and last == addr and pending:
+                curi[-1] = curi[-1] + (cur[-1],)
                 cur[-1] = name		# the holder (or a next inline) of an inlined line
             else:
                 cur.append(name)
+                curi.append(())
             last, pending = addr, f['dso'] == 'inlined'
             continue
         t = PERF_SAMPLE.search(line)
-        cur, last, pending = ([] if t else None), None, False
+        cur, curi, last, pending = ([] if t else None), [], None, False
         if t:
             out[int(t['s']) * 10**9 + int(t['ns'])].append(cur)
-    return out
+            inl[int(t['s']) * 10**9 + int(t['ns'])].append(curi)
+    return out, inl
 
 
 def report_user(path):
@@ -103,19 +113,57 @@ def report_user(path):
 
 
 def view_user(path):
-    """timestamp -> the stack view's user frames"""
+    """timestamp -> the stack view's user frames, and timestamp -> for each,
+    the "NAME (inlined)" lines the view shows before it"""
     out = collections.defaultdict(list)
-    cur = None
+    inl = collections.defaultdict(list)
+    cur, pend = None, ()
     for line in open(path, errors='replace'):
         s = VIEW_SAMPLE.match(line)
         if s:
-            cur = []
+            cur, curi, pend = [], [], ()
             out[int(s['ts'])].append(cur)
+            inl[int(s['ts'])].append(curi)
             continue
         f = VIEW_FRAME.match(line.rstrip('\n'))
         if f and cur is not None and f['kind'] == 'u':
+            if f['file'] == 'inlined':
+                pend += (bare(f['name']),)
+                continue
             cur.append(bare(f['name']))
-    return out
+            curi.append(pend)
+            pend = ()
+    return out, inl
+
+
+def compare_inlines(perf, pinl, view, vinl, need):
+    """Of the frames perf prints "(inlined)" lines before (frames named
+    alike, aligned as compare() aligns them), those the view shows the same
+    inlined functions for, in the same order"""
+    n = m = 0
+    other = collections.Counter()
+    for ts, chains in perf.items():
+        theirs = view.get(ts, [])
+        for i, chain in enumerate(chains):
+            tc = theirs[i] if i < len(theirs) else []
+            pi = pinl[ts][i]
+            vi = vinl[ts][i] if i < len(theirs) else []
+            sm = difflib.SequenceMatcher(None, chain, tc, autojunk=False)
+            for op, i1, i2, j1, _ in sm.get_opcodes():
+                for k in range(i1, i2):
+                    if not pi[k]:
+                        continue
+                    m += 1
+                    if op == 'equal' and vi[j1 + k - i1] == pi[k]:
+                        n += 1
+                    else:
+                        got = vi[j1 + k - i1] if op == 'equal' else None
+                        other[(pi[k], got)] += 1
+    print(f'stack view: inlined functions: {n}/{m} frames perf shows inlined functions in'
+          f' show the same')
+    for (want, got), k in other.most_common(3):
+        print(f'  {k} x perf {want!r}, stack view {got!r}')
+    return (bool(m) or not need) and n >= 0.99 * m
 
 
 def compare(perf, got, what, max_otherwise):
@@ -155,14 +203,17 @@ def compare(perf, got, what, max_otherwise):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--otherwise', type=float, default=0.0)
+    ap.add_argument('--inlines', action='store_true')
     ap.add_argument('perf')
     ap.add_argument('report')
     ap.add_argument('view', nargs='?')
     a = ap.parse_args()
-    perf = perf_user(a.perf)
+    perf, pinl = perf_user(a.perf)
     ok = compare(perf, report_user(a.report), 'trace-cmd report', a.otherwise)
     if a.view:
-        ok = compare(perf, view_user(a.view), 'stack view', a.otherwise) and ok
+        view, vinl = view_user(a.view)
+        ok = compare(perf, view, 'stack view', a.otherwise) and ok
+        ok = compare_inlines(perf, pinl, view, vinl, a.inlines) and ok
     return 0 if ok else 1
 
 
