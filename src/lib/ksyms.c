@@ -2,17 +2,18 @@
 /*
  * Kernel symbols for the trace.dat: only those its kernel addresses need.
  *
- * While the recording is read, every kernel address the trace.dat will
- * hold goes into a set: the kernel frames of call chains, the ips of
- * samples taken in the kernel, and the tracepoint fields their formats
- * print as symbols (%pS, %ps, %pF, %pf, %pB). At the end the symbol source
- * is chosen (ksyms-source.c) and read as perf reads it (ksyms-table.c), and
- * each address is looked up as perf looks it up. The kallsyms section then
- * holds each symbol an address falls in, and where that symbol ends (unless
- * another one it needs starts there) an entry "[unknown]": trace-cmd names
- * an address after the closest symbol below it, so without that end an
- * address past the symbol, one perf names no symbol for, would get its
- * name. perf prints "[unknown]" for such an address too.
+ * While the recording is read, every kernel address the trace.dat will hold
+ * goes into a set: the kernel frames of call chains, the ips of samples
+ * taken in the kernel, and the tracepoint fields their formats print as
+ * symbols (%pS, %ps, %pF, %pf, %pB). At the end the symbol source is chosen
+ * (ksyms-source.c) and read as perf reads it (ksyms-kallsyms.c,
+ * ksyms-table.c), and each address is looked up as perf looks it up. The
+ * kallsyms section then holds each symbol an address falls in, and where
+ * that symbol ends (unless another one it needs starts there) an entry
+ * "[unknown]": trace-cmd names an address after the closest symbol below
+ * it, so without that end an address past the symbol, one perf names no
+ * symbol for, would get its name. perf prints "[unknown]" for such an
+ * address too.
  *
  * Memory: the set holds at most MAX_ADDRS addresses; past that every
  * symbol of the table is written (still with their ends), as correct and

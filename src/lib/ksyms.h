@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Kernel symbols (ksyms.c, ksyms-source.c, ksyms-table.c): the kernel
- * addresses a conversion writes (stack frames, sample ips, symbol fields of
- * tracepoints) are gathered while it reads; at the end the symbol source is
- * chosen as perf chooses it, by the recording's kernel build id, the table
- * is read with perf's rules, and only the symbols those addresses need go
- * into the trace.dat's kallsyms section.
+ * Kernel symbols (ksyms.c, ksyms-source.c, ksyms-table.c, ksyms-kallsyms.c,
+ * ksyms-kline.c, ksyms-code.c): the kernel addresses a conversion writes
+ * (stack frames, sample ips, symbol fields of tracepoints) are gathered
+ * while it reads; at the end the symbol source is chosen as perf chooses
+ * it, by the recording's kernel build id, the table is read with perf's
+ * rules, and only the symbols those addresses need go into the trace.dat's
+ * kallsyms section.
  */
 #ifndef P2D_KSYMS_H
 #define P2D_KSYMS_H
@@ -113,7 +114,7 @@ static inline bool p2d_ksyms_has_fields(const uint8_t *map, uint16_t id)
 int p2d_ksyms_finish(struct p2d_ksyms *k, struct p2d_diag *d, const struct p2d_meta *m,
 		     struct p2d_ksyms_out *out) __hidden;
 
-/* ksyms-table.c: reading a table with perf's rules */
+/* ksyms-kallsyms.c: reading a kallsyms with perf's rules */
 int p2d_ksym_table_kallsyms(const char *path, const char *ref, uint64_t ref_addr,
 			    const char *modules, const uint64_t *addrs, uint32_t nr_addrs,
 			    struct p2d_ksym_table *t, char *why, size_t why_len) __hidden;
@@ -125,6 +126,8 @@ int p2d_ksym_table_kallsyms_ahead(struct p2d_kallsyms_ahead *a, const char *path
 				  const char *ref, uint64_t ref_addr, const char *modules,
 				  const uint64_t *addrs, uint32_t nr_addrs,
 				  struct p2d_ksym_table *t, char *why, size_t why_len) __hidden;
+
+/* ksyms-table.c: reading a vmlinux with perf's rules, finding an address */
 int p2d_ksym_table_vmlinux(Elf *elf, const char *ref, uint64_t ref_addr,
 			   struct p2d_ksym_table *t, char *why, size_t why_len) __hidden;
 int64_t p2d_ksym_table_find(const struct p2d_ksym_table *t, uint64_t addr) __hidden;
