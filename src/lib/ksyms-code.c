@@ -86,6 +86,8 @@ static uint32_t tidy(struct p2d_kcode *kc)
 {
 	uint32_t i, n = 0, left = 0;
 
+	if (!kc->nr)
+		return 0;
 	qsort(kc->c, kc->nr, sizeof(*kc->c), by_start);
 	for (i = 0; i < kc->nr; i++) {
 		if (n && kc->c[n - 1].start == kc->c[i].start && kc->c[n - 1].end == kc->c[i].end &&
