@@ -39,13 +39,21 @@
 
 enum obj_state { OBJ_UNKNOWN, OBJ_OK, OBJ_MISSING };
 
-/* A mapped file, as found here */
+/*
+ * A mapped file, as found here, with its ELF handle: every Dwfl's module of
+ * the file shares it (libelf counts the references), so the file is mapped
+ * and its headers read once, not once per process
+ */
 struct obj {
 	uint8_t		state;
 	int		fd;
 	char		*path;
+	Elf		*elf;
 	uint64_t	used;
+	uint64_t	vaddr;		/* its first PT_LOAD's page address */
+	uint64_t	end;		/* and its last PT_LOAD's end */
 	uint16_t	machine;
+	uint16_t	e_type;
 };
 
 struct p2d_unwinder;
@@ -80,6 +88,7 @@ struct p2d_unwinder {
 	uint64_t			*frames;
 	uint32_t			n;
 	bool				stopped_short;
+	struct obj			*reporting;	/* whose module find_elf() gives */
 };
 
 /* ------------------------------------------------------------------------ */
@@ -87,6 +96,9 @@ struct p2d_unwinder {
 
 static void obj_close(struct p2d_unwinder *u, struct obj *o)
 {
+	if (o->elf)
+		elf_end(o->elf);	/* the Dwfls that use it keep it */
+	o->elf = NULL;
 	if (o->fd >= 0) {
 		close(o->fd);
 		u->open--;
@@ -110,6 +122,39 @@ static void limit_open(struct p2d_unwinder *u)
 			old = &u->objs[i];
 	if (old)
 		obj_close(u, old);
+}
+
+/*
+ * Open @o's ELF handle (mapped, its descriptor no longer used by libelf,
+ * so that handle may outlive it) and find the address span of its loaded
+ * segments, as dwfl_report_elf() would. False when it is no ELF file with
+ * program headers.
+ */
+static bool obj_elf(struct obj *o)
+{
+	bool first = true;
+	size_t i, n;
+	GElf_Ehdr eh;
+	GElf_Phdr ph;
+
+	o->elf = elf_begin(o->fd, ELF_C_READ_MMAP_PRIVATE, NULL);
+	if (!o->elf || elf_kind(o->elf) != ELF_K_ELF || !gelf_getehdr(o->elf, &eh) ||
+	    elf_getphdrnum(o->elf, &n) || elf_cntl(o->elf, ELF_C_FDREAD))
+		return false;
+	o->e_type = eh.e_type;
+	o->end = 0;
+	for (i = 0; i < n; i++) {
+		if (!gelf_getphdr(o->elf, (int)i, &ph))
+			return false;
+		if (ph.p_type != PT_LOAD)
+			continue;
+		if (first)
+			o->vaddr = ph.p_vaddr & -(ph.p_align ? ph.p_align : 1);
+		first = false;
+		if (ph.p_vaddr + ph.p_memsz > 0)
+			o->end = ph.p_vaddr + ph.p_memsz;
+	}
+	return o->end != 0;
 }
 
 /* The file of mapped file @index, for a process of @machine; NULL when none here */
@@ -150,6 +195,11 @@ static struct obj *object(struct p2d_unwinder *u, uint32_t index, int machine)
 	o->state = OBJ_OK;
 	o->machine = (uint16_t)machine;
 	u->open++;
+	if (!obj_elf(o)) {
+		obj_close(u, o);
+		o->state = OBJ_MISSING;
+		return NULL;
+	}
 	return o;
 }
 
@@ -200,16 +250,40 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 /* ------------------------------------------------------------------------ */
 /* libdwfl's callbacks                                                      */
 
-/* The module of @pc, reported now if its map's file is here */
+/* libdwfl asks for the ELF handle of the module report() is reporting: the shared one */
+static int find_elf(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+		    char **file_name, Elf **elfp)
+{
+	struct p2d_unwinder *u = *userdata;
+	struct obj *o = u ? u->reporting : NULL;
+
+	(void)mod;
+	(void)modname;
+	(void)base;
+	if (!o || !o->elf)
+		return -1;
+	*elfp = elf_begin(-1, ELF_C_READ_MMAP_PRIVATE, o->elf);
+	if (*elfp && !*file_name)
+		*file_name = strdup(o->path);
+	return -1;
+}
+
+/*
+ * The module of @pc, reported now if its map's file is here: at the map's
+ * start less its file offset, spanning the file's loaded segments (where
+ * dwfl_report_elf() would put it), with the file's shared ELF handle
+ */
 static Dwfl_Module *report(struct proc *p, Dwarf_Addr pc)
 {
 	struct p2d_unwinder *u = p->u;
 	Dwfl_Module *mod = dwfl_addrmodule(p->dwfl, pc);
 	const struct p2d_map *map;
+	uint64_t start, bias;
 	const char *name;
 	void **userdata;
 	struct obj *o;
-	int fd;
+	Dwarf_Addr b;
+	Elf *elf;
 
 	if (mod)
 		return mod;
@@ -221,20 +295,28 @@ static Dwfl_Module *report(struct proc *p, Dwarf_Addr pc)
 		u->stopped_short = true;
 		return NULL;
 	}
-	fd = fcntl(o->fd, F_DUPFD_CLOEXEC, 0);
-	if (fd < 0)
+	if (o->e_type == ET_EXEC) {
+		start = o->vaddr;
+		bias = 0;
+	} else {
+		start = map->start - map->pgoff;
+		bias = start - o->vaddr;
+	}
+	if (bias + o->end <= start)
 		return NULL;
 	name = strrchr(o->path, '/');
 	dwfl_report_begin_add(p->dwfl);
-	mod = dwfl_report_elf(p->dwfl, name ? name + 1 : o->path, o->path, fd,
-			      map->start - map->pgoff, false);
+	mod = dwfl_report_module(p->dwfl, name ? name + 1 : o->path, start, bias + o->end);
 	dwfl_report_end(p->dwfl, NULL, NULL);
-	if (!mod) {
-		close(fd);
+	if (!mod)
 		return NULL;
-	}
 	dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
 	*userdata = u;
+	u->reporting = o;
+	elf = dwfl_module_getelf(mod, &b);
+	u->reporting = NULL;
+	if (!elf)
+		return NULL;
 	return dwfl_addrmodule(p->dwfl, pc) == mod ? mod : NULL;
 }
 
@@ -282,7 +364,10 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 	(void)dwfl;
 	if (addr + w < addr)
 		return false;
-	if (addr >= u->sp && u->s->stack_size >= w && addr - u->sp <= u->s->stack_size - w) {
+	if (addr >= u->sp && u->s->stack_size >= w && addr - u->sp <= u->s->stack_size - w &&
+	    !u->s->swap) {
+		memcpy(buf, u->s->stack + (addr - u->sp), w);
+	} else if (addr >= u->sp && u->s->stack_size >= w && addr - u->sp <= u->s->stack_size - w) {
 		for (i = 0; i < w; i++)
 			if (!stack_byte(u, addr - u->sp + i, &buf[i]))
 				return false;
@@ -442,6 +527,7 @@ struct p2d_unwinder *p2d_unwinder_new(const struct p2d_unwind_conf *conf)
 	u->conf.arch = conf->arch ? strdup(conf->arch) : NULL;
 	u->conf.diag = conf->diag;
 	u->files = (struct p2d_dso_conf){ u->conf.symfs, u->conf.buildid_dir, conf->diag };
+	u->cb.find_elf = find_elf;
 	u->cb.find_debuginfo = find_debuginfo;
 	u->cb.section_address = dwfl_offline_section_address;
 	u->cb.debuginfo_path = &u->debuginfo_path;
