@@ -738,6 +738,13 @@ static int claim_frame(void *ctx, uint32_t tgid, uint64_t frame)
 {
 	struct p2d_conv *cv = ctx;
 
+	/* unwound stacks are named after the files' DWARF: read those ahead */
+	if (cv->sum->unwound && !cv->usyms_ahead && !cv->opts->no_user_names) {
+		const struct p2d_uw_arch *arch = p2d_uw_arch(cv->meta.arch, 2);
+
+		p2d_usyms_ahead(cv->usyms, arch ? arch->machine : 0);
+		cv->usyms_ahead = true;
+	}
 	return p2d_usyms_add(cv->usyms, cv->maps, tgid, frame);
 }
 

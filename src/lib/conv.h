@@ -77,6 +77,7 @@ struct p2d_conv {
 	const uint8_t			*ksyms_map;	/* p2d_ksyms_fields_map() */
 	struct p2d_ksyms_out		ksyms_out;
 	struct p2d_usyms		*usyms;
+	bool				usyms_ahead;	/* p2d_usyms_ahead() called */
 	struct p2d_usyms_out		usyms_out;
 	struct p2d_unwinder		*unwinder;
 	uint64_t			*uw_frames;

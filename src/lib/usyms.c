@@ -34,9 +34,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "dwarf-names.h"
-#include "elfsyms.h"
 #include "jitmap.h"
+#include "usyms-files.h"
 #include "usyms.h"
 
 #define MAX_ADDRS	(1u << 20)
@@ -69,6 +68,9 @@ struct p2d_usyms {
 	bool			overflow;
 	char			*pool;	/* names, NUL-terminated */
 	size_t			pool_len, pool_cap;
+	struct p2d_nfiles	*nfiles;
+	bool			ahead;	/* files with DWARF read as their first address comes */
+	int			ahead_machine;
 };
 
 /**
@@ -86,7 +88,27 @@ struct p2d_usyms *p2d_usyms_new(const struct p2d_dso_conf *files, const struct p
 		return NULL;
 	u->files = *files;
 	u->dsos = dsos;
+	u->nfiles = p2d_nfiles_new(files);
+	if (!u->nfiles) {
+		free(u);
+		return NULL;
+	}
 	return u;
+}
+
+/**
+ * p2d_usyms_ahead - the frames will be named after the files' DWARF: read ahead
+ * @u: the state
+ * @machine: the recording's ELF machine, or 0
+ *
+ * From now on, a file with DWARF is read by a thread of its own when its
+ * first address is claimed (usyms-files.c), which p2d_usyms_finish() then
+ * uses if it is called with the same @machine and @dwarf set.
+ */
+void p2d_usyms_ahead(struct p2d_usyms *u, int machine)
+{
+	u->ahead = true;
+	u->ahead_machine = machine;
 }
 
 /**
@@ -97,6 +119,7 @@ void p2d_usyms_free(struct p2d_usyms *u)
 {
 	if (!u)
 		return;
+	p2d_nfiles_free(u->nfiles);
 	free(u->set);
 	free(u->threads);
 	free(u->pool);
@@ -141,7 +164,7 @@ int p2d_usyms_add(struct p2d_usyms *u, const struct p2d_maps *maps, uint32_t pid
 {
 	uint32_t dso = NO_DSO, j, flags = F_USED;
 	const struct p2d_map *map;
-	const struct p2d_dso *d;
+	const struct p2d_dso *d = NULL;
 	uint64_t base = 0;
 	struct claim *c;
 
@@ -176,6 +199,8 @@ int p2d_usyms_add(struct p2d_usyms *u, const struct p2d_maps *maps, uint32_t pid
 	}
 	u->set[j] = (struct claim){ addr, base, dso, flags, 0, NO_NAME };
 	u->nr++;
+	if (u->ahead && map && !(flags & F_JIT) && d)
+		p2d_nfiles_ahead(u->nfiles, dso, d, u->ahead_machine);
 	return 0;
 }
 
@@ -302,64 +327,6 @@ static int by_addr(const void *x, const void *y)
 	return (a->addr > b->addr) - (a->addr < b->addr);
 }
 
-/* A mapped file as read for naming: the file, its separate debug file */
-struct named_file {
-	int			fd, dfd;
-	Elf			*elf, *debug;
-	Dwarf			*dwarf;
-	struct p2d_dwarf_names	*names;
-	struct p2d_esyms	syms;
-};
-
-static void close_file(struct named_file *nf)
-{
-	p2d_esyms_release(&nf->syms);
-	p2d_dwarf_names_free(nf->names);
-	if (nf->dwarf)
-		dwarf_end(nf->dwarf);
-	elf_end(nf->debug);
-	elf_end(nf->elf);
-	if (nf->dfd >= 0)
-		close(nf->dfd);
-	if (nf->fd >= 0)
-		close(nf->fd);
-}
-
-/* The symbols of file @d (and with @dwarf, its DWARF): when here */
-static int open_file(struct p2d_usyms *u, const struct p2d_dso *d, bool dwarf,
-		     struct named_file *nf)
-{
-	struct p2d_bid bid = { .size = 0 };
-	char *path = NULL, *dpath = NULL;
-
-	memset(nf, 0, sizeof(*nf));
-	nf->dfd = -1;
-	nf->fd = p2d_dso_open(&u->files, d, u->machine, &path);
-	if (nf->fd >= 0)
-		nf->elf = elf_begin(nf->fd, ELF_C_READ_MMAP, NULL);
-	if (!nf->elf)
-		goto out;
-	if (d->id_size) {
-		memcpy(bid.id, d->id, d->id_size);
-		bid.size = d->id_size;
-	} else {
-		p2d_elf_build_id(nf->elf, &bid);
-	}
-	nf->dfd = p2d_dso_debug_open(&u->files, &bid, d->file, nf->elf, &dpath);
-	if (nf->dfd >= 0)
-		nf->debug = elf_begin(nf->dfd, ELF_C_READ_MMAP, NULL);
-	if (dwarf) {
-		nf->dwarf = nf->debug ? dwarf_begin_elf(nf->debug, DWARF_C_READ, NULL) : NULL;
-		if (!nf->dwarf)
-			nf->dwarf = dwarf_begin_elf(nf->elf, DWARF_C_READ, NULL);
-		nf->names = nf->dwarf ? p2d_dwarf_names_new(nf->dwarf) : NULL;
-	}
-out:
-	free(dpath);
-	free(path);
-	return nf->elf ? p2d_esyms_read(&nf->syms, nf->elf, nf->debug) : 0;
-}
-
 /* File offset @off's address in the file @elf, from its loadable segments */
 static bool file_vaddr(Elf *elf, uint64_t off, uint64_t *vaddr)
 {
@@ -401,18 +368,18 @@ static int label(struct p2d_usyms *u, const char *raw, const char *dwarf_name, u
  * @dwarf: the frames are of unwound stacks, which perf names after the
  * DWARF of the function (perf's inline resolution) where the file has it.
  */
-static int name_file(struct p2d_usyms *u, const struct p2d_dso *d, struct claim *c, size_t n,
-		     bool dwarf)
+static int name_file(struct p2d_usyms *u, uint32_t index, const struct p2d_dso *d,
+		     struct claim *c, size_t n, bool dwarf)
 {
 	struct { uint32_t name; const char *dname; } *lab = NULL;
 	const struct p2d_esym *s;
-	struct named_file nf;
+	struct p2d_nfile nf;
 	const char *dname;
 	uint64_t vaddr;
 	size_t i, k;
 	int ret;
 
-	ret = open_file(u, d, dwarf, &nf);
+	ret = p2d_nfiles_open(u->nfiles, index, d, u->machine, dwarf, &nf);
 	if (!ret && nf.syms.nr) {
 		lab = malloc(nf.syms.nr * sizeof(*lab));
 		if (!lab)
@@ -438,7 +405,7 @@ static int name_file(struct p2d_usyms *u, const struct p2d_dso *d, struct claim 
 		c[i].start = c[i].base + s->start;
 	}
 	free(lab);
-	close_file(&nf);
+	p2d_nfile_close(&nf);
 	return ret;
 }
 
@@ -585,7 +552,8 @@ int p2d_usyms_finish(struct p2d_usyms *u, const struct p2d_dsos *dsos, int machi
 		if (c[i].flags & F_JIT)
 			ret = name_jit(u, (uint32_t)c[i].base, c + i, j - i);
 		else if (c[i].dso != NO_DSO && p2d_dsos_at(dsos, c[i].dso))
-			ret = name_file(u, p2d_dsos_at(dsos, c[i].dso), c + i, j - i, dwarf);
+			ret = name_file(u, c[i].dso, p2d_dsos_at(dsos, c[i].dso), c + i, j - i,
+					dwarf);
 	}
 	if (!ret) {
 		qsort(c, n, sizeof(*c), by_addr);

@@ -39,6 +39,7 @@ struct p2d_usyms;
 struct p2d_usyms *p2d_usyms_new(const struct p2d_dso_conf *files,
 				 const struct p2d_dsos *dsos) __hidden;
 void p2d_usyms_free(struct p2d_usyms *u) __hidden;
+void p2d_usyms_ahead(struct p2d_usyms *u, int machine) __hidden;
 int p2d_usyms_thread(struct p2d_usyms *u, uint32_t tid, uint32_t pid) __hidden;
 uint32_t p2d_usyms_pid(const struct p2d_usyms *u, uint32_t tid) __hidden;
 int p2d_usyms_add(struct p2d_usyms *u, const struct p2d_maps *maps, uint32_t pid,
