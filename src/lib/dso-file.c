@@ -9,10 +9,18 @@
  * Debian -dbg packages), then the file's .gnu_debuglink name next to it,
  * in its .debug directory and under /usr/lib/debug; a debug file must have
  * the file's build id. Every file is opened through p2d_open_named().
+ *
+ * The vDSO ("[vdso]") is in no file: perf reads its own process's (and
+ * keeps a copy in its build-id cache). Where the cache has none, this
+ * process's vDSO serves, as perf's own would, if it has the recorded
+ * build id (a recording of this kernel, made since it booted): copied into
+ * a memfd, which is no file anyone sees.
  */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "dso.h"
@@ -76,6 +84,54 @@ static int try_path(const struct p2d_dso_conf *conf, char *path, int machine,
 	return fd;
 }
 
+#define MAX_VDSO	(1u << 20)
+
+/* This process's vDSO as a file, if it has build id @bid; its descriptor, or -ENOENT */
+static int own_vdso(int machine, const struct p2d_bid *bid, char **path)
+{
+	const unsigned char *img = (const void *)getauxval(AT_SYSINFO_EHDR);
+	size_t size = 0, i;
+	GElf_Ehdr eh;
+	Elf *elf;
+	int fd;
+
+	if (!img || !bid->size)
+		return -ENOENT;
+	/* the image's extent from its headers: the section headers come last */
+	elf_version(EV_CURRENT);
+	elf = elf_memory((char *)img, 64);
+	if (!elf || !gelf_getehdr(elf, &eh)) {
+		elf_end(elf);
+		return -ENOENT;
+	}
+	elf_end(elf);
+	if (eh.e_shoff && eh.e_shnum && eh.e_shoff < MAX_VDSO)
+		size = eh.e_shoff + (size_t)eh.e_shnum * eh.e_shentsize;
+	if (!size || size > MAX_VDSO)
+		return -ENOENT;
+	fd = memfd_create("perf2dat-vdso", MFD_CLOEXEC);
+	if (fd < 0)
+		return -ENOENT;
+	for (i = 0; i < size;) {
+		ssize_t n = write(fd, img + i, size - i);
+
+		if (n <= 0) {
+			close(fd);
+			return -ENOENT;
+		}
+		i += (size_t)n;
+	}
+	fd = check(fd, machine, bid);
+	if (fd < 0)
+		return -ENOENT;
+	*path = strdup("[vdso]");
+	if (!*path) {
+		close(fd);
+		return -ENOMEM;
+	}
+	return fd;
+}
+
 /**
  * p2d_dso_open - open the file of a recorded mapping
  * @conf: where files are looked for
@@ -103,16 +159,19 @@ int p2d_dso_open(const struct p2d_dso_conf *conf, const struct p2d_dso *d, int m
 		if (fd >= 0)
 			return fd;
 	}
-	if (!bid.size || !conf->buildid_dir)
+	if (!bid.size)
 		return -ENOENT;
-	p2d_build_id_hex(bid.id, bid.size, hex);
-	fd = check(p2d_bid_cache_open(conf->buildid_dir, hex, path), machine, &bid);
-	if (fd < 0) {
+	if (conf->buildid_dir) {
+		p2d_build_id_hex(bid.id, bid.size, hex);
+		fd = check(p2d_bid_cache_open(conf->buildid_dir, hex, path), machine, &bid);
+		if (fd >= 0)
+			return fd;
 		free(*path);
 		*path = NULL;
-		return -ENOENT;
 	}
-	return fd;
+	if (!strcmp(d->file, "[vdso]"))
+		return own_vdso(machine, &bid, path);
+	return -ENOENT;
 }
 
 /* .gnu_debuglink of @elf: its file name, or NULL */

@@ -36,7 +36,11 @@ trace.dat perf2dat made from it. The expectation comes from perf only:
   relative to the file's mapping (--unwound-ips relative: made absolute again
   from the mappings perf shows, except the regions perf maps one to one:
   [stack], [heap], //anon); perf 6.12 and later print its address
-  (--unwound-ips absolute).
+  (--unwound-ips absolute). With --unwound-code-only, where perf's chain
+  reaches an address that no executable mapping of the process holds (its
+  libunwind, having lost the frame, takes a word of data for a return
+  address: "__quick_exit_funcs"), perf's frames before it must begin the
+  converted chain, which may go on; such samples are counted.
 - side-band records (--sideband FILE: `perf script --show-task-events
   --show-mmap-events --show-switch-events --show-lost-events -F
   comm,tid,cpu,time --ns`, for a conversion with --all): each appears as a
@@ -330,17 +334,30 @@ def absolute(maps, pid, rel, dso):
     """The address of a frame perf prints relative to @dso, in process @pid."""
     if dso in IDENTITY_MAPS or dso.startswith(IDENTITY_PREFIXES):
         return rel
-    for start, length, pgoff, file in reversed(maps.get(pid, [])):
+    for start, length, pgoff, file, _ in reversed(maps.get(pid, [])):
         if file == dso and pgoff <= rel < pgoff + length:
             return start + rel - pgoff
     return None
 
 
-def parse_unwound(path, ips):
+class CutChain(list):
+    """perf's frames up to one that is in no executable mapping (left out)"""
+
+
+def in_code(maps, pid, a):
+    """Is @a in an executable mapping of @pid (the last mapped there)?"""
+    for start, length, _, _, prot in reversed(maps.get(pid, [])):
+        if start <= a < start + length:
+            return 'x' in prot
+    return False
+
+
+def parse_unwound(path, ips, code_only=False):
     """perf script with the mappings: (cpu, ns, tid) -> user frames, absolute.
 
     @ips: how perf prints the frames, 'relative' to their mappings (perf 6.1)
-    or 'absolute' (perf 6.12 and later).
+    or 'absolute' (perf 6.12 and later). @code_only: a chain is cut at its
+    first frame in no executable mapping (a CutChain), when frames precede it.
     """
     out = collections.defaultdict(collections.deque)
     maps = collections.defaultdict(list)
@@ -354,7 +371,13 @@ def parse_unwound(path, ips):
             a = ip if ips == 'absolute' else absolute(maps, pid, ip, f['dso'])
             if a is None:
                 fail_parse(path, n, f'a user frame of a file pid {pid} does not map', line)
-            cur.append(a)
+            if code_only and cur and not isinstance(cur, CutChain) and \
+                    not in_code(maps, pid, a):
+                cut = CutChain(cur)
+                out[key][-1] = cut
+                cur = cut
+            if not isinstance(cur, CutChain):
+                cur.append(a)
             continue
         if not line.strip():
             cur = None
@@ -366,7 +389,7 @@ def parse_unwound(path, ips):
         r = UNW_MMAP_RE.match(rest)
         if r:	# a frame may be in any of them (perf unwinds what it can)
             maps[int(r['pid'])].append((int(r['start'], 16), int(r['len'], 16),
-                                        int(r['pgoff'], 16), r['file']))
+                                        int(r['pgoff'], 16), r['file'], r['prot']))
             continue
         r = UNW_FORK_RE.match(rest)
         if r:
@@ -381,7 +404,8 @@ def parse_unwound(path, ips):
             continue
         pid = int(m['pid'])
         cur = []
-        out[(int(m['cpu']), ns(m['ts']), int(m['tid']))].append(cur)
+        key = (int(m['cpu']), ns(m['ts']), int(m['tid']))
+        out[key].append(cur)
     return out
 
 
@@ -410,10 +434,11 @@ def stacks_from(got, plugged, errors):
         a[6] = b[6]
 
 
-def attach_chains(events, chains, long_size, unwound):
+def attach_chains(events, chains, long_size, unwound, cuts=None):
     """Each event's stacks; callers are the kernel's longs (4 bytes on 32-bit).
 
-    The user part of a sample perf unwinds is what perf unwound (--unwound).
+    The user part of a sample perf unwinds is what perf unwound (--unwound);
+    the events whose unwound chain perf cut (CutChain) go to @cuts by key.
     """
     mask = (1 << (8 * long_size)) - 1
     for e in events:
@@ -427,10 +452,31 @@ def attach_chains(events, chains, long_size, unwound):
                 if not uq:
                     raise SystemExit(f'compare.py: --unwound has no sample of CPU {key[0]},'
                                      f' time {fmt_ts(key[1])}, tid {key[2]}')
-                u = tuple(uq.popleft())	# perf's own user frames, then the unwound
+                uc = uq.popleft()	# perf's own user frames, then the unwound
+                u = tuple(uc)
+                if isinstance(uc, CutChain) and cuts is not None:
+                    cuts[key].append(e)
             elif uq:
                 uq.popleft()
             e[6] = (tuple(x & mask for x in k), tuple(x & mask for x in u))
+
+
+def accept_cuts(got, cuts):
+    """Where perf's unwinding went astray, the converted chain must begin
+    with perf's frames before that: it is then taken as perf's. Returns how
+    many."""
+    n = 0
+    for e in got:
+        q = cuts.get((e[0], e[1], e[2]))
+        if not q or not e[6]:
+            continue
+        w = q.pop(0)
+        want_u = tuple(x for x in w[6][1] if x)
+        got_u = tuple(x for x in e[6][1] if x)
+        if got_u[:len(want_u)] == want_u:
+            e[6] = (e[6][0], user_padded(w[6][1]))
+            n += 1
+    return n
 
 
 # trace-cmd 3.4 -N (libtraceevent 1.9) names a kernel frame without its address
@@ -640,6 +686,8 @@ def main():
     ap.add_argument('--unwound-ips', choices=('relative', 'absolute'), default='relative',
                     help='how --unwound prints frames: relative to their mappings (perf 6.1)'
                     ' or their addresses (perf 6.12 and later)')
+    ap.add_argument('--unwound-code-only', action='store_true',
+                    help="compare perf's unwound chains up to a frame in no executable mapping")
     ap.add_argument('--stack-report', help='trace-cmd report -t output, with plugins')
     ap.add_argument('--sideband', help='perf script output with the side-band records')
     ap.add_argument('--records-only', action='store_true',
@@ -660,15 +708,21 @@ def main():
     samples = parse_samples(a.samples, tracepoints, a.sample_addr) if a.samples else []
     want += samples
     want.sort(key=lambda e: e[1])	# both listings are in time order: merged
+    cuts = collections.defaultdict(list)
     if a.chains:
         attach_chains(want, parse_chains(a.chains), a.long_size,
-                      parse_unwound(a.unwound, a.unwound_ips) if a.unwound else None)
+                      parse_unwound(a.unwound, a.unwound_ips, a.unwound_code_only)
+                      if a.unwound else None, cuts)
     got, drops, errors = parse_report(a.report)
     if a.stack_report:
         plugged, _, perrors = parse_report(a.stack_report)
         errors += perrors
         stacks_from(got, plugged, errors)
     canonical_samples(got, {e[3] for e in samples}, a.sample_addr)
+    astray = accept_cuts(got, cuts)
+    if astray:
+        print(f'{a.name}: {astray} samples where perf unwound to an address in no executable'
+              ' mapping: compared up to it, the conversion going on')
     if a.sideband:
         side = parse_sideband(a.sideband)
         if a.records_only:
