@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "bytes.h"
 #include "elfid.h"
 #include "unwind.h"
 
@@ -378,9 +379,14 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 		    pread(o->fd, buf, w, (off_t)(addr - map->start + map->pgoff)) != (ssize_t)w)
 			return false;
 	}
+	/* the little-endian machines we unwind */
+	if (w == 8) {
+		*result = p2d_get64(buf, __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+		return true;
+	}
 	*result = 0;
 	for (i = w; i-- > 0;)
-		*result = *result << 8 | buf[i];	/* the little-endian machines we unwind */
+		*result = *result << 8 | buf[i];
 	return true;
 }
 
