@@ -139,15 +139,16 @@ static int own_vdso(int machine, const struct p2d_bid *bid, char **path)
  * @machine: its ELF machine (EM_X86_64, ...), or 0 for any
  * @path: set to the path opened (malloc()ed) on success
  *
- * Returns a read-only descriptor, or a negative errno (-ENOENT: not here,
- * or only a file of another build id or machine).
+ * Returns a read-only descriptor, or a negative errno: -ESTALE when a file
+ * is at the recorded path but of another build id or machine (and no copy
+ * of the recorded one is found), -ENOENT when none is here.
  */
 int p2d_dso_open(const struct p2d_dso_conf *conf, const struct p2d_dso *d, int machine,
 		 char **path)
 {
 	char hex[2 * P2D_BUILD_ID_MAX + 1];
 	struct p2d_bid bid = { .size = 0 };
-	int fd = -ENOENT;
+	int fd = -ENOENT, missing = -ENOENT;
 
 	*path = NULL;
 	if (d->id_size) {
@@ -158,9 +159,11 @@ int p2d_dso_open(const struct p2d_dso_conf *conf, const struct p2d_dso *d, int m
 		fd = try_path(conf, p2d_path_under(conf->symfs, d->file), machine, &bid, path);
 		if (fd >= 0)
 			return fd;
+		if (fd == -ENOEXEC)
+			missing = -ESTALE;	/* another build is there */
 	}
 	if (!bid.size)
-		return -ENOENT;
+		return missing;
 	if (conf->buildid_dir) {
 		p2d_build_id_hex(bid.id, bid.size, hex);
 		fd = check(p2d_bid_cache_open(conf->buildid_dir, hex, path), machine, &bid);
@@ -171,7 +174,7 @@ int p2d_dso_open(const struct p2d_dso_conf *conf, const struct p2d_dso *d, int m
 	}
 	if (!strcmp(d->file, "[vdso]"))
 		return own_vdso(machine, &bid, path);
-	return -ENOENT;
+	return missing;
 }
 
 /* .gnu_debuglink of @elf: its file name, or NULL */

@@ -380,6 +380,10 @@ static int name_file(struct p2d_usyms *u, uint32_t index, const struct p2d_dso *
 	int ret;
 
 	ret = p2d_nfiles_open(u->nfiles, index, d, u->machine, dwarf, &nf);
+	if (nf.fd == -ESTALE && u->files.diag)
+		p2d_warn(u->files.diag, P2D_NO_OFFSET, "%s: another build than the recording's is"
+			 " there, and perf's build-id cache has no copy of the recorded one: its %zu"
+			 " addresses are not named", d->file, n);
 	if (!ret && nf.syms.nr) {
 		lab = malloc(nf.syms.nr * sizeof(*lab));
 		if (!lab)

@@ -112,6 +112,9 @@ rm -rf "$HOME/.debug"
 "$PERF2DAT" -f "$tmp/fp.data" -o "$tmp/nocache.dat" > "$tmp/out" 2> "$tmp/err" ||
 	fail "no cache: $(cat "$tmp/err")"
 "$TRACE_CMD" report -t "$tmp/nocache.dat" > "$tmp/nocache.report" 2> /dev/null
+# one warning says so, naming the program
+[ "$(grep -c "warning: $tmp/fp: another build than the recording's is there" "$tmp/err")" = 1 ] ||
+	fail "no cache: not one warning naming the program: $(cat "$tmp/err")"
 # (the program's own functions: libstdc++'s std:: functions are named rightly)
 if grep -E '=> (worker|main|thread_main|ns::Box|std::[a-z_]+<__gnu_cxx::__normal_iterator<int\*)' \
 	"$tmp/nocache.report" | head -3 | grep .; then
