@@ -138,7 +138,9 @@ ocr() {
 	text=$(tr -cd 'A-Za-z0-9' < "$tmp/$1.txt" | tr 'A-Z' 'a-z')
 }
 
-# shows LABEL WORDS...: within 20 s the screen shows WORDS (as ocr() keeps them)
+# shows LABEL WORDS...: within 20 s the screen shows WORDS (as ocr() keeps them),
+# with the plugin's box raised unless raise=no
+raise=yes
 shows() {
 	label=$1
 	shift
@@ -147,6 +149,13 @@ shows() {
 		sleep 2
 		t=$((t + 2))
 		kill -0 "$ks_pid" 2> /dev/null || fail "$label: kernelshark exited (crashed?)"
+		# Xvfb has no window manager: the window mapped last is on top,
+		# and KernelShark's own dialog may be mapped over the box (from
+		# within the box's modal loop) as a user's window manager would
+		# not do with two dialogs of one parent: raise the box, as a
+		# click on it would
+		[ "$raise" = no ] ||
+			xdotool search --name '^KernelShark: perf recording$' windowraise > /dev/null 2>&1
 		ocr "$label"
 		missing=
 		for w in "$@"; do
@@ -179,7 +188,9 @@ n=$(left hang.sh)
 # closing the box: KernelShark's own dialog, and it goes on running
 xdotool search --name '^KernelShark: perf recording$' windowfocus --sync key Return ||
 	fail "hang: the message box is not a window of its own"
+raise=no
 shows hang-closed containsnodata
+raise=yes
 echo "hang: then KernelShark's own dialog"
 stop_ks
 
