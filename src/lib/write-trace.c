@@ -189,6 +189,46 @@ static void free_paths(char **paths, int n)
 	free(paths);
 }
 
+/*
+ * libtracecmd never frees the copy of the path tracecmd_output_set_kallsyms()
+ * makes (tracecmd_output_free() forgets handle->kallsyms): some 50 bytes a
+ * conversion, in every version we run with, 1.3.0 to 1.5.5 (the newest at
+ * this writing). We free it once the headers are written, the only time it
+ * is read. All those versions begin struct tracecmd_output
+ * (lib/trace-cmd/trace-output.c) alike, so the copy is found there: only in
+ * a version we know, and only if that member holds the path we gave;
+ * anything else is left alone (and the copy lost, as before).
+ */
+struct tracecmd_output_head {
+	int			fd;
+	int			page_size;
+	int			cpus;
+	void			*pevent;
+	char			*tracing_dir;
+	char			*kallsyms;
+};
+
+static bool known_layout(void)
+{
+	unsigned int v[3];
+	char ver[32];
+
+	p2d_tracecmd_version(ver, sizeof(ver));
+	if (sscanf(ver, "%u.%u.%u", &v[0], &v[1], &v[2]) != 3 || v[0] != 1)
+		return false;
+	return v[1] >= 3 && v[1] <= 5;
+}
+
+static void free_kallsyms_copy(struct tracecmd_output *h, const char *path)
+{
+	struct tracecmd_output_head *head = (struct tracecmd_output_head *)h;
+
+	if (!known_layout() || !head->kallsyms || strcmp(head->kallsyms, path))
+		return;
+	free(head->kallsyms);
+	head->kallsyms = NULL;
+}
+
 /* Everything but the pages: what the writer reads from the private directory */
 static int write_headers(const struct p2d_write_job *j, struct p2d_diag *d,
 			 struct tracecmd_output *h, const char *dir, int nr_cpus)
@@ -214,6 +254,7 @@ static int write_headers(const struct p2d_write_job *j, struct p2d_diag *d,
 	drop_sys_admin(&guard);
 	ret = tracecmd_output_write_headers(h, NULL);
 	restore_caps(&guard);
+	free_kallsyms_copy(h, kallsyms);
 	if (ret)
 		return p2d_error(d, P2D_NO_OFFSET, -EIO, "libtracecmd: writing the headers failed");
 	if (add_options(j, h, clock, nr_cpus))
