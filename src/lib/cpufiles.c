@@ -8,8 +8,10 @@
  *
  * Pages are built in place in a CPU's write buffer. A full buffer goes to
  * a writer thread (signals blocked, started with the first full buffer,
- * joined by p2d_cpufiles_finish()) while the CPU fills its other buffer:
- * memory is two buffers per CPU. When the writer is a whole buffer behind,
+ * joined by p2d_cpufiles_finish()) while the CPU fills its other buffer,
+ * allocated then: memory is two buffers per CPU. A CPU's last buffer, when
+ * no buffer was full before, is written inline: a recording of less than a
+ * buffer per CPU starts no thread. When the writer is a whole buffer behind,
  * the converting thread writes the full buffer itself instead of waiting:
  * on a 2-CPU machine the writer shares its CPU with the format probe and
  * the kallsyms pass, and the converting thread slept 3.5 ms of a 60 ms
@@ -192,7 +194,9 @@ static int write_out(struct p2d_cpufiles *cf, struct p2d_cpu *c, bool last)
 	if (!c->wlen)
 		return 0;
 	c->st.bytes += c->wlen;
-	if (!c->buf[1] || !writer_start(cf)) {
+	if (!c->buf[1] && !last)
+		c->buf[1] = malloc(c->wsize);	/* without it, writes are inline */
+	if ((last && !w->running) || !c->buf[1] || !writer_start(cf)) {
 		ret = p2d_pwrite_all(c->st.fd, c->wbuf, c->wlen, (off_t)off);
 		c->wlen = 0;
 		return ret;
@@ -275,7 +279,6 @@ static struct p2d_cpu *new_cpu(struct p2d_cpufiles *cf, int *err)
 	c->wbuf = c->buf[0] = malloc(c->wsize);
 	if (!c->wbuf)
 		goto fail;
-	c->buf[1] = malloc(c->wsize);	/* without it, writes are inline */
 	*err = p2d_pb_init(&c->pb, cf->page_size, cf->long_size, cf->big_endian, page_out, c);
 	if (*err)
 		goto fail;

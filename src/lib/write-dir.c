@@ -398,11 +398,6 @@ int p2d_wdir_create(struct p2d_diag *d, const struct p2d_tracing *t, const struc
 	return ret;
 }
 
-/**
- * p2d_wdir_remove - delete the private directory
- * @names: told that it is gone
- * @path: the directory, may be NULL; set to NULL
- */
 static void *remove_main(void *arg)
 {
 	remove_tree(arg);
@@ -413,10 +408,11 @@ static void *remove_main(void *arg)
  * p2d_wdir_remove_start - remove the private directory while the caller goes on
  * @rm: set to the removal, for p2d_wdir_remove_wait()
  * @path: the directory (taken: set to NULL)
+ * @in_thread: the caller has enough to do meanwhile to make a thread worth it
  *
- * In a thread with every signal blocked; without a thread, here.
+ * In a thread with every signal blocked; without @in_thread or a thread, here.
  */
-void p2d_wdir_remove_start(struct p2d_wdir_rm *rm, char **path)
+void p2d_wdir_remove_start(struct p2d_wdir_rm *rm, char **path, bool in_thread)
 {
 	sigset_t all, old;
 
@@ -425,6 +421,10 @@ void p2d_wdir_remove_start(struct p2d_wdir_rm *rm, char **path)
 	rm->thread_started = false;
 	if (!rm->path)
 		return;
+	if (!in_thread) {
+		remove_tree(rm->path);
+		return;
+	}
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	rm->thread_started = !pthread_create(&rm->thread, NULL, remove_main, rm->path);
@@ -446,6 +446,11 @@ void p2d_wdir_remove_wait(const struct p2d_names *names, struct p2d_wdir_rm *rm)
 	p2d_wdir_remove(names, &rm->path);
 }
 
+/**
+ * p2d_wdir_remove - delete the private directory
+ * @names: told that it is gone
+ * @path: the directory, may be NULL; set to NULL
+ */
 void p2d_wdir_remove(const struct p2d_names *names, char **path)
 {
 	if (!*path)
