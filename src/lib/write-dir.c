@@ -317,28 +317,36 @@ static void remove_tree(const char *path)
  */
 static void reap_stale(const char *base)
 {
+	char buf[4096] __attribute__((aligned(8)));
 	char path[PATH_MAX];
-	struct dirent *e;
 	struct stat st;
 	unsigned long pid;
 	char *end;
-	DIR *dir = opendir(base);
+	long n, off;
+	int dfd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
-	if (!dir)
+	if (dfd < 0)
 		return;
-	while ((e = readdir(dir))) {
-		if (strncmp(e->d_name, "perf2dat.", 9))
-			continue;
-		pid = strtoul(e->d_name + 9, &end, 10);
-		if (end == e->d_name + 9 || *end != '.' || !pid || pid == (unsigned long)getpid() ||
-		    pid > INT32_MAX || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-			continue;
-		if (join(path, base, e->d_name) || lstat(path, &st) || !S_ISDIR(st.st_mode) ||
-		    st.st_uid != geteuid())
-			continue;
-		remove_tree(path);
+	/* getdents64(2) as remove_in(): not opendir()'s 32 KiB, every conversion */
+	while ((n = syscall(SYS_getdents64, dfd, buf, sizeof(buf))) > 0) {
+		for (off = 0; off < n; ) {
+			struct dirent64 *e = (struct dirent64 *)(buf + off);
+
+			off += e->d_reclen;
+			if (strncmp(e->d_name, "perf2dat.", 9))
+				continue;
+			pid = strtoul(e->d_name + 9, &end, 10);
+			if (end == e->d_name + 9 || *end != '.' || !pid ||
+			    pid == (unsigned long)getpid() || pid > INT32_MAX ||
+			    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+				continue;
+			if (join(path, base, e->d_name) || lstat(path, &st) ||
+			    !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
+				continue;
+			remove_tree(path);
+		}
 	}
-	closedir(dir);
+	close(dfd);
 }
 
 /**
