@@ -9,9 +9,10 @@
  * Pages are built in place in a CPU's write buffer. A full buffer goes to
  * a writer thread (signals blocked, started with the first full buffer,
  * joined by p2d_cpufiles_finish()) while the CPU fills its other buffer,
- * allocated then: memory is two buffers per CPU. A CPU's last buffer, when
- * no buffer was full before, is written inline: a recording of less than a
- * buffer per CPU starts no thread. When the writer is a whole buffer behind,
+ * allocated then: memory is two buffers per CPU. A CPU's first buffer
+ * starts at 16 KiB and doubles as it fills; its last buffer, when no buffer
+ * was full before, is written inline: a recording of less than a buffer
+ * per CPU starts no thread. When the writer is a whole buffer behind,
  * the converting thread writes the full buffer itself instead of waiting:
  * on a 2-CPU machine the writer shares its CPU with the format probe and
  * the kallsyms pass, and the converting thread slept 3.5 ms of a 60 ms
@@ -36,6 +37,7 @@
 #include "pages.h"
 
 #define WBUF_SIZE	(128u << 10)
+#define FIRST_WBUF	(16u << 10)	/* a CPU's first buffer, to begin with */
 
 /* A full buffer for the writer thread, and where it goes in its file */
 struct wjob {
@@ -100,6 +102,14 @@ struct p2d_cpufiles {
 static size_t wbuf_size(uint32_t page_size)
 {
 	return page_size > WBUF_SIZE ? page_size : WBUF_SIZE;
+}
+
+/* The first buffer of a CPU, before it grows: two pages, 16 KiB or more */
+static size_t first_wbuf_size(uint32_t page_size)
+{
+	size_t first = 2 * (size_t)page_size > FIRST_WBUF ? 2 * (size_t)page_size : FIRST_WBUF;
+
+	return first < wbuf_size(page_size) ? first : wbuf_size(page_size);
 }
 
 static void *writer_main(void *arg)
@@ -236,6 +246,30 @@ static int write_out(struct p2d_cpufiles *cf, struct p2d_cpu *c, bool last)
 }
 
 /*
+ * A CPU's first buffer doubles as it fills, up to the full size, before
+ * anything is written: a CPU with few events keeps a small one. Returns
+ * false when it is full size already, or written to (or out of memory).
+ */
+static bool grow_first(struct p2d_cpu *c, size_t need)
+{
+	size_t full = wbuf_size(c->cf->page_size), n = c->wsize;
+	uint8_t *nb;
+
+	if (c->buf[1] || c->cur || c->st.bytes || n >= full)
+		return false;
+	while (n < need && n < full)
+		n *= 2;
+	n = n < full ? n : full;
+	if (n < need || !(nb = realloc(c->buf[0], n)))
+		return false;
+	if (nb != c->buf[0])
+		c->mapped[0] = c->wsize;	/* the copy wrote those */
+	c->buf[0] = c->wbuf = nb;
+	c->wsize = n;
+	return true;
+}
+
+/*
  * Pages are built in place in the write buffer: the builder's page is the
  * next free page_size slot of c->wbuf, so a finished page is not copied.
  */
@@ -245,7 +279,7 @@ static int page_out(void *ctx, const uint8_t *page, size_t size)
 	int ret = 0;
 
 	c->wlen += size;
-	if (c->wlen + size > c->wsize)
+	if (c->wlen + size > c->wsize && !grow_first(c, c->wlen + size))
 		ret = write_out(c->cf, c, false);
 	c->pb.page = c->wbuf + c->wlen;
 	if (c->wlen + size > c->mapped[c->cur])
@@ -275,7 +309,7 @@ static struct p2d_cpu *new_cpu(struct p2d_cpufiles *cf, int *err)
 		return NULL;
 	c->st.fd = -1;
 	c->cf = cf;
-	c->wsize = wbuf_size(cf->page_size);
+	c->wsize = first_wbuf_size(cf->page_size);
 	c->wbuf = c->buf[0] = malloc(c->wsize);
 	if (!c->wbuf)
 		goto fail;
