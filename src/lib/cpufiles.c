@@ -81,6 +81,7 @@ struct writer {
  * struct p2d_cpufiles - every CPU's pages
  * @cpu: indexed by CPU number (NULL for CPUs without data yet)
  * @nr: size of @cpu
+ * @used: one more than the highest CPU with a stream
  * @dir: directory for the temporary files
  * @page_size: ring-buffer page size
  * @long_size: kernel long size
@@ -90,6 +91,7 @@ struct writer {
 struct p2d_cpufiles {
 	struct p2d_cpu	**cpu;
 	uint32_t	nr;
+	uint32_t	used;
 	char		*dir;
 	uint32_t	page_size;
 	uint32_t	long_size;
@@ -354,6 +356,8 @@ static struct p2d_cpu *get_cpu(struct p2d_cpufiles *cf, uint32_t cpu, int *err)
 		cf->nr = nr;
 	}
 	cf->cpu[cpu] = new_cpu(cf, err);
+	if (cf->cpu[cpu] && cpu >= cf->used)
+		cf->used = cpu + 1;
 	return cf->cpu[cpu];
 }
 
@@ -519,15 +523,12 @@ int p2d_cpufiles_sync(struct p2d_cpufiles *cf)
 /**
  * p2d_cpufiles_nr - one more than the highest CPU with a stream (0: none)
  * @cf: streams, may be NULL
+ *
+ * Kept as streams are made: loops over the CPUs call it at each step.
  */
 uint32_t p2d_cpufiles_nr(const struct p2d_cpufiles *cf)
 {
-	uint32_t i;
-
-	for (i = cf ? cf->nr : 0; i > 0; i--)
-		if (cf->cpu[i - 1])
-			return i;
-	return 0;
+	return cf ? cf->used : 0;
 }
 
 /**
