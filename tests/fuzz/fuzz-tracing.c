@@ -4,10 +4,10 @@
  * data perf stores with a recording (header_page, header_event, ftrace and
  * event formats, kallsyms, printk formats, saved_cmdlines). The formats go
  * to libtraceevent as a conversion gives them (libtraceevent 1.7 dies on
- * some damaged formats): for one input in 8 (by size) isolated in a child
+ * some damaged formats): for one input in 32 (by size) isolated in a child
  * process as the programs do, a fork of this process per input; for the
- * others behind the shield of tep-shield.h, which forks only for formats
- * it has not seen (15 inputs a second with a fork each, on 2 CPUs shared).
+ * others behind the shield of tep-shield.h, whose helper parses the
+ * formats it has not seen (15 inputs a second with a fork each, 149 so).
  * A failure must leave a one-line message; a success must describe pages
  * the page builder can make.
  */
@@ -74,8 +74,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.log = fuzz_log;
 	o.log_level = P2D_LOG_INFO;
 	p2d_diag_init(&d, &o, error, sizeof(error));
-	/* the library's isolation for one input in 8, the shield for the others */
-	tep_shield_off = size % 8 == 0;
+	/* the library's isolation for one input in 32, the shield for the others */
+	tep_shield_off = size % 32 == 0;
 	ret = p2d_tracing_parse(&d, blob, size, 0, tep_shield_off, &t);
 	if (ret > 0 || (ret && (!d.err_set || !error[0] || strchr(error, '\n'))))
 		abort();
