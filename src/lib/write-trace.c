@@ -243,19 +243,23 @@ static bool known_layout(void)
 	return v[1] >= 3 && v[1] <= 5;
 }
 
-static void free_kallsyms_copy(struct tracecmd_output *h, const char *path)
+static void free_kallsyms_copy(struct tracecmd_output *h, const char *path, bool known)
 {
 	struct tracecmd_output_head *head = (struct tracecmd_output_head *)h;
 
-	if (!known_layout() || !head->kallsyms || strcmp(head->kallsyms, path))
+	if (!known || !head->kallsyms || strcmp(head->kallsyms, path))
 		return;
 	free(head->kallsyms);
 	head->kallsyms = NULL;
 }
 
-/* Everything but the pages: what the writer reads from the private directory */
+/*
+ * Everything but the pages: what the writer reads from the private directory.
+ * @known: libtracecmd's layout is known_layout() (asked before the thread's
+ * root moved: the version is read from where the library is)
+ */
 static int write_headers(const struct p2d_write_job *j, struct p2d_diag *d,
-			 struct tracecmd_output *h, const char *dir, int nr_cpus)
+			 struct tracecmd_output *h, const char *dir, int nr_cpus, bool known)
 {
 	const char *clock = p2d_clock_name(j->meta->has_clockid ? j->meta->clockid : -1);
 	char kallsyms[PATH_MAX];
@@ -275,7 +279,7 @@ static int write_headers(const struct p2d_write_job *j, struct p2d_diag *d,
 	tracecmd_set_quiet(h, true);
 
 	ret = tracecmd_output_write_headers(h, NULL);
-	free_kallsyms_copy(h, kallsyms);
+	free_kallsyms_copy(h, kallsyms, known);
 	if (ret)
 		return p2d_error(d, P2D_NO_OFFSET, -EIO, "libtracecmd: writing the headers failed");
 	if (add_options(j, h, clock, nr_cpus))
@@ -294,6 +298,7 @@ struct headers_job {
 	struct tracecmd_output		*h;
 	const char			*dir;
 	int				nr_cpus;
+	bool				known;
 	bool				own_thread;
 	int				ret;
 };
@@ -308,7 +313,7 @@ static void *headers_thread(void *arg)
 		dir = "/";
 	else
 		drop_sys_admin(&guard);
-	hj->ret = write_headers(hj->j, hj->d, hj->h, dir, hj->nr_cpus);
+	hj->ret = write_headers(hj->j, hj->d, hj->h, dir, hj->nr_cpus, hj->known);
 	restore_caps(&guard);
 	return NULL;
 }
@@ -317,7 +322,7 @@ static void *headers_thread(void *arg)
 static int write_headers_confined(const struct p2d_write_job *j, struct p2d_diag *d,
 				  struct tracecmd_output *h, const char *dir, int nr_cpus)
 {
-	struct headers_job hj = { j, d, h, dir, nr_cpus, true, 0 };
+	struct headers_job hj = { j, d, h, dir, nr_cpus, known_layout(), true, 0 };
 	pthread_t t;
 
 	if (p2d_thread_create(&t, headers_thread, &hj) == 0) {
