@@ -8,8 +8,11 @@
  *
  * Pages are built in place in a CPU's write buffer. A full buffer goes to
  * a writer thread (signals blocked, started with the first full buffer,
- * joined by p2d_cpufiles_finish()) while the CPU fills its other buffer:
- * memory is two buffers per CPU. When the writer is a whole buffer behind,
+ * joined by p2d_cpufiles_finish()) while the CPU fills its other buffer,
+ * allocated then: memory is two buffers per CPU. A CPU's first buffer
+ * starts at 16 KiB and doubles as it fills; its last buffer, when no buffer
+ * was full before, is written inline: a recording of less than a buffer
+ * per CPU starts no thread. When the writer is a whole buffer behind,
  * the converting thread writes the full buffer itself instead of waiting:
  * on a 2-CPU machine the writer shares its CPU with the format probe and
  * the kallsyms pass, and the converting thread slept 3.5 ms of a 60 ms
@@ -34,6 +37,7 @@
 #include "pages.h"
 
 #define WBUF_SIZE	(128u << 10)
+#define FIRST_WBUF	(16u << 10)	/* a CPU's first buffer, to begin with */
 
 /* A full buffer for the writer thread, and where it goes in its file */
 struct wjob {
@@ -77,6 +81,7 @@ struct writer {
  * struct p2d_cpufiles - every CPU's pages
  * @cpu: indexed by CPU number (NULL for CPUs without data yet)
  * @nr: size of @cpu
+ * @used: one more than the highest CPU with a stream
  * @dir: directory for the temporary files
  * @page_size: ring-buffer page size
  * @long_size: kernel long size
@@ -86,6 +91,7 @@ struct writer {
 struct p2d_cpufiles {
 	struct p2d_cpu	**cpu;
 	uint32_t	nr;
+	uint32_t	used;
 	char		*dir;
 	uint32_t	page_size;
 	uint32_t	long_size;
@@ -98,6 +104,14 @@ struct p2d_cpufiles {
 static size_t wbuf_size(uint32_t page_size)
 {
 	return page_size > WBUF_SIZE ? page_size : WBUF_SIZE;
+}
+
+/* The first buffer of a CPU, before it grows: two pages, 16 KiB or more */
+static size_t first_wbuf_size(uint32_t page_size)
+{
+	size_t first = 2 * (size_t)page_size > FIRST_WBUF ? 2 * (size_t)page_size : FIRST_WBUF;
+
+	return first < wbuf_size(page_size) ? first : wbuf_size(page_size);
 }
 
 static void *writer_main(void *arg)
@@ -192,7 +206,9 @@ static int write_out(struct p2d_cpufiles *cf, struct p2d_cpu *c, bool last)
 	if (!c->wlen)
 		return 0;
 	c->st.bytes += c->wlen;
-	if (!c->buf[1] || !writer_start(cf)) {
+	if (!c->buf[1] && !last)
+		c->buf[1] = malloc(c->wsize);	/* without it, writes are inline */
+	if ((last && !w->running) || !c->buf[1] || !writer_start(cf)) {
 		ret = p2d_pwrite_all(c->st.fd, c->wbuf, c->wlen, (off_t)off);
 		c->wlen = 0;
 		return ret;
@@ -232,6 +248,30 @@ static int write_out(struct p2d_cpufiles *cf, struct p2d_cpu *c, bool last)
 }
 
 /*
+ * A CPU's first buffer doubles as it fills, up to the full size, before
+ * anything is written: a CPU with few events keeps a small one. Returns
+ * false when it is full size already, or written to (or out of memory).
+ */
+static bool grow_first(struct p2d_cpu *c, size_t need)
+{
+	size_t full = wbuf_size(c->cf->page_size), n = c->wsize;
+	uint8_t *nb;
+
+	if (c->buf[1] || c->cur || c->st.bytes || n >= full)
+		return false;
+	while (n < need && n < full)
+		n *= 2;
+	n = n < full ? n : full;
+	if (n < need || !(nb = realloc(c->buf[0], n)))
+		return false;
+	if (nb != c->buf[0])
+		c->mapped[0] = c->wsize;	/* the copy wrote those */
+	c->buf[0] = c->wbuf = nb;
+	c->wsize = n;
+	return true;
+}
+
+/*
  * Pages are built in place in the write buffer: the builder's page is the
  * next free page_size slot of c->wbuf, so a finished page is not copied.
  */
@@ -241,7 +281,7 @@ static int page_out(void *ctx, const uint8_t *page, size_t size)
 	int ret = 0;
 
 	c->wlen += size;
-	if (c->wlen + size > c->wsize)
+	if (c->wlen + size > c->wsize && !grow_first(c, c->wlen + size))
 		ret = write_out(c->cf, c, false);
 	c->pb.page = c->wbuf + c->wlen;
 	if (c->wlen + size > c->mapped[c->cur])
@@ -271,11 +311,10 @@ static struct p2d_cpu *new_cpu(struct p2d_cpufiles *cf, int *err)
 		return NULL;
 	c->st.fd = -1;
 	c->cf = cf;
-	c->wsize = wbuf_size(cf->page_size);
+	c->wsize = first_wbuf_size(cf->page_size);
 	c->wbuf = c->buf[0] = malloc(c->wsize);
 	if (!c->wbuf)
 		goto fail;
-	c->buf[1] = malloc(c->wsize);	/* without it, writes are inline */
 	*err = p2d_pb_init(&c->pb, cf->page_size, cf->long_size, cf->big_endian, page_out, c);
 	if (*err)
 		goto fail;
@@ -317,6 +356,8 @@ static struct p2d_cpu *get_cpu(struct p2d_cpufiles *cf, uint32_t cpu, int *err)
 		cf->nr = nr;
 	}
 	cf->cpu[cpu] = new_cpu(cf, err);
+	if (cf->cpu[cpu] && cpu >= cf->used)
+		cf->used = cpu + 1;
 	return cf->cpu[cpu];
 }
 
@@ -482,15 +523,12 @@ int p2d_cpufiles_sync(struct p2d_cpufiles *cf)
 /**
  * p2d_cpufiles_nr - one more than the highest CPU with a stream (0: none)
  * @cf: streams, may be NULL
+ *
+ * Kept as streams are made: loops over the CPUs call it at each step.
  */
 uint32_t p2d_cpufiles_nr(const struct p2d_cpufiles *cf)
 {
-	uint32_t i;
-
-	for (i = cf ? cf->nr : 0; i > 0; i--)
-		if (cf->cpu[i - 1])
-			return i;
-	return 0;
+	return cf ? cf->used : 0;
 }
 
 /**

@@ -14,7 +14,8 @@
 
 #define MAX_DSOS	(1u << 20)
 #define MAX_NAMES	(64u << 20)
-#define BLOCK		(64u << 10)
+#define BLOCK		(64u << 10)	/* names are kept in blocks up to this size */
+#define FIRST_BLOCK	(4u << 10)	/* the first (most recordings map few files) */
 
 struct entry {
 	struct p2d_dso	dso;
@@ -84,8 +85,10 @@ static const char *keep_name(struct p2d_dsos *t, const char *file)
 	if (t->names_bytes + len > MAX_NAMES)
 		return NULL;
 	if (!b || b->size - b->used < len) {
-		size_t size = len > BLOCK ? len : BLOCK;
+		size_t size = b ? (b->size < BLOCK ? b->size * 2 : BLOCK) : FIRST_BLOCK;
 
+		if (size < len)
+			size = len;
 		b = malloc(sizeof(*b) + size);
 		if (!b)
 			return NULL;

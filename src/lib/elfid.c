@@ -88,22 +88,28 @@ int p2d_elf_build_id(Elf *elf, struct p2d_bid *bid)
  */
 int p2d_notes_build_id(const char *path, struct p2d_bid *bid)
 {
-	uint8_t *buf = malloc(MAX_NOTES);
-	size_t len = 0, off = 0;
+	uint8_t small[4096], *buf = small, *big;
+	size_t len = 0, off = 0, cap = sizeof(small);
 	uint32_t namesz, descsz, type;
 	ssize_t n;
 	int fd, ret = -ENOENT;
 
 	bid->size = 0;
-	if (!buf)
-		return -ENOMEM;
 	fd = p2d_open_named(path, NULL, 0);
-	if (fd < 0) {
-		free(buf);
+	if (fd < 0)
 		return fd;
-	}
-	while (len < MAX_NOTES && (n = read(fd, buf + len, MAX_NOTES - len)) > 0)
+	/* a few hundred bytes: the stack, grown to MAX_NOTES only if need be */
+	while ((n = read(fd, buf + len, cap - len)) > 0) {
 		len += (size_t)n;
+		if (len < cap)
+			continue;
+		if (cap >= MAX_NOTES || !(big = realloc(buf == small ? NULL : buf, cap * 2)))
+			break;
+		if (buf == small)
+			memcpy(big, small, len);
+		buf = big;
+		cap *= 2;
+	}
 	close(fd);
 	while (len - off >= 12) {
 		namesz = p2d_get32(buf + off, false);
@@ -124,7 +130,8 @@ int p2d_notes_build_id(const char *path, struct p2d_bid *bid)
 			break;
 		off += (descsz + 3) & ~3u;
 	}
-	free(buf);
+	if (buf != small)
+		free(buf);
 	return ret;
 }
 

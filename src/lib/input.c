@@ -21,7 +21,7 @@
 
 #define P2D_WINDOW	(128u << 10)
 #define P2D_WINDOW_MAX	(64u << 20)
-#define P2D_WINDOW_MIN	(64u << 10)
+#define P2D_WINDOW_MIN	4096u
 
 static int in_open(struct p2d_input *in, const char *path, int fd, bool part)
 {
@@ -49,10 +49,12 @@ static int in_open(struct p2d_input *in, const char *path, int fd, bool part)
 		in->size = (uint64_t)st.st_size;
 		in->buf_off = (uint64_t)lseek(fd, 0, SEEK_CUR);
 	}
-	/* a small file needs no large window (it grows if a record needs it) */
+	/* a small file needs no larger window than itself (it grows if need be) */
 	in->cap = P2D_WINDOW;
 	if (in->seekable && in->size < P2D_WINDOW)
-		in->cap = in->size > P2D_WINDOW_MIN ? (size_t)in->size : P2D_WINDOW_MIN;
+		in->cap = ((size_t)in->size + P2D_WINDOW_MIN - 1) / P2D_WINDOW_MIN * P2D_WINDOW_MIN;
+	if (!in->cap)
+		in->cap = P2D_WINDOW_MIN;
 	in->buf = malloc(in->cap);
 	if (!in->buf)
 		return -ENOMEM;

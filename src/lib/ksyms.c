@@ -39,6 +39,12 @@ struct sym_field {
 	uint8_t		size;
 };
 
+/* The symbol fields of one event */
+struct sym_event {
+	uint16_t		id;
+	struct sym_field	f[MAX_FIELDS];
+};
+
 struct p2d_ksyms {
 	struct p2d_ksyms_conf	conf;
 	uint64_t		*set;		/* open addressing; 0 is empty */
@@ -51,8 +57,10 @@ struct p2d_ksyms {
 	uint64_t		ref_addr;
 	char			*modules;	/* "a\0b\0\0" */
 	size_t			modules_len;
-	struct sym_field	(*fields)[MAX_FIELDS];	/* by event id, NULL until formats */
-	uint8_t			*has_fields;		/* bitmap by event id */
+	struct sym_event	*sym;		/* events with symbol fields, by id */
+	uint32_t		nr_sym;
+	uint32_t		sym_cap;
+	uint8_t			*has_fields;	/* bitmap by event id, NULL until formats */
 	const struct p2d_meta	*meta;		/* to read the table ahead, or NULL */
 	struct p2d_kallsyms_ahead *ahead;	/* the table's first pass, running */
 	bool			ahead_tried;
@@ -87,7 +95,7 @@ void p2d_ksyms_free(struct p2d_ksyms *k)
 	p2d_kcode_release(&k->code);
 	free(k->set);
 	free(k->modules);
-	free(k->fields);
+	free(k->sym);
 	free(k->has_fields);
 	free(k);
 }
@@ -279,23 +287,65 @@ static const char *next_conversion(const char *fmt, int *args, bool *symbol)
 	return *p ? p + 1 : p;
 }
 
-static void add_field(struct p2d_ksyms *k, int id, const struct tep_format_field *f)
+/* Where event @id is in k->sym, or where it would go */
+static uint32_t sym_find(const struct p2d_ksyms *k, uint16_t id)
 {
-	struct sym_field *s = k->fields[id];
+	uint32_t lo = 0, hi = k->nr_sym, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (k->sym[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The fields of event @id, added if new; NULL when out of memory */
+static struct sym_event *sym_event(struct p2d_ksyms *k, uint16_t id)
+{
+	uint32_t i = sym_find(k, id), cap;
+	struct sym_event *n;
+
+	if (i < k->nr_sym && k->sym[i].id == id)
+		return &k->sym[i];
+	if (k->nr_sym == k->sym_cap) {
+		cap = k->sym_cap ? k->sym_cap * 2 : 16;
+		n = realloc(k->sym, cap * sizeof(*n));
+		if (!n)
+			return NULL;
+		k->sym = n;
+		k->sym_cap = cap;
+	}
+	memmove(&k->sym[i + 1], &k->sym[i], (k->nr_sym - i) * sizeof(*k->sym));
+	memset(&k->sym[i], 0, sizeof(*k->sym));
+	k->sym[i].id = id;
+	k->nr_sym++;
+	return &k->sym[i];
+}
+
+static int add_field(struct p2d_ksyms *k, int id, const struct tep_format_field *f)
+{
+	struct sym_event *e;
 	int i;
 
 	if ((f->size != 4 && f->size != 8) || f->offset < 0 || f->offset > 65535)
-		return;
-	for (i = 0; i < MAX_FIELDS && s[i].size; i++)
+		return 0;
+	e = sym_event(k, (uint16_t)id);
+	if (!e)
+		return -ENOMEM;
+	for (i = 0; i < MAX_FIELDS && e->f[i].size; i++)
 		;
 	if (i == MAX_FIELDS)
-		return;
-	s[i].offset = (uint16_t)f->offset;
-	s[i].size = (uint8_t)f->size;
+		return 0;
+	e->f[i].offset = (uint16_t)f->offset;
+	e->f[i].size = (uint8_t)f->size;
 	k->has_fields[id / 8] |= (uint8_t)(1u << (id % 8));
+	return 0;
 }
 
-static void scan_event(struct p2d_ksyms *k, struct tep_event *e)
+static int scan_event(struct p2d_ksyms *k, struct tep_event *e)
 {
 	struct tep_print_arg *arg = e->print_fmt.args, *a;
 	const char *p = e->print_fmt.format;
@@ -312,11 +362,12 @@ static void scan_event(struct p2d_ksyms *k, struct tep_event *e)
 		if (symbol && a && a->type == TEP_PRINT_FIELD) {
 			if (!a->field.field)
 				a->field.field = tep_find_any_field(e, a->field.name);
-			if (a->field.field)
-				add_field(k, e->id, a->field.field);
+			if (a->field.field && add_field(k, e->id, a->field.field))
+				return -ENOMEM;
 		}
 		arg = arg->next;
 	}
+	return 0;
 }
 
 /**
@@ -331,15 +382,14 @@ int p2d_ksyms_formats(struct p2d_ksyms *k, struct tep_handle *tep)
 	struct tep_event **events = tep_list_events(tep, TEP_EVENT_SORT_ID);
 	int i;
 
-	if (!k->fields) {
-		k->fields = calloc(65536, sizeof(*k->fields));
+	if (!k->has_fields) {
 		k->has_fields = calloc(65536 / 8, 1);
-		if (!k->fields || !k->has_fields)
+		if (!k->has_fields)
 			return -ENOMEM;
 	}
 	for (i = 0; events && events[i]; i++)
-		if (events[i]->id >= 0 && events[i]->id < 65536)
-			scan_event(k, events[i]);
+		if (events[i]->id >= 0 && events[i]->id < 65536 && scan_event(k, events[i]))
+			return -ENOMEM;
 	return 0;
 }
 
@@ -362,6 +412,7 @@ const uint8_t *p2d_ksyms_fields_map(const struct p2d_ksyms *k)
  */
 void p2d_ksyms_payload(struct p2d_ksyms *k, const uint8_t *data, uint32_t len)
 {
+	const struct sym_event *e;
 	uint16_t id;
 	int i;
 
@@ -370,8 +421,9 @@ void p2d_ksyms_payload(struct p2d_ksyms *k, const uint8_t *data, uint32_t len)
 	id = p2d_get16(data, false);
 	if (!(k->has_fields[id / 8] & (1u << (id % 8))))
 		return;
-	for (i = 0; i < MAX_FIELDS && k->fields[id][i].size; i++) {
-		const struct sym_field *f = &k->fields[id][i];
+	e = &k->sym[sym_find(k, id)];
+	for (i = 0; i < MAX_FIELDS && e->f[i].size; i++) {
+		const struct sym_field *f = &e->f[i];
 
 		if ((uint32_t)f->offset + f->size > len)
 			continue;

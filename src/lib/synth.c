@@ -163,6 +163,7 @@ struct p2d_synth {
 	struct source	*src;
 	uint32_t	nr_src;
 	uint8_t		*kind;		/* &enum p2d_synth_kind by event id */
+	uint32_t	nr_kind;	/* ids @kind covers (0 beyond) */
 	uint64_t	*frames;	/* a chain's kernel then user frames */
 	uint32_t	frames_cap;
 	uint8_t		buf[COMMON_SIZE + 8 * P2D_NR_VALS];
@@ -177,13 +178,7 @@ struct p2d_synth {
  */
 struct p2d_synth *p2d_synth_new(void)
 {
-	struct p2d_synth *s = calloc(1, sizeof(*s));
-
-	if (s && !(s->kind = calloc(65536, 1))) {
-		free(s);
-		s = NULL;
-	}
-	return s;
+	return calloc(1, sizeof(struct p2d_synth));
 }
 
 /**
@@ -208,7 +203,29 @@ void p2d_synth_free(struct p2d_synth *s)
  */
 enum p2d_synth_kind p2d_synth_kind(const struct p2d_synth *s, uint16_t id)
 {
+	if (id >= s->nr_kind)
+		return P2D_KIND_TRACEPOINT;
 	return (enum p2d_synth_kind)(s->kind[id] & ~KIND_HAS_IP);
+}
+
+/* Event @id is of @kind; returns 0 or -ENOMEM */
+static int set_kind(struct p2d_synth *s, uint16_t id, enum p2d_synth_kind kind)
+{
+	uint32_t nr = s->nr_kind ? s->nr_kind : 256;
+	uint8_t *n;
+
+	while (nr <= id)
+		nr *= 2;
+	if (nr > s->nr_kind) {
+		n = realloc(s->kind, nr);
+		if (!n)
+			return -ENOMEM;
+		memset(n + s->nr_kind, 0, nr - s->nr_kind);
+		s->kind = n;
+		s->nr_kind = nr;
+	}
+	s->kind[id] = (uint8_t)kind;
+	return 0;
 }
 
 /* A format in a malloc()ed string, or NULL */
@@ -237,8 +254,7 @@ static int add(struct p2d_synth *s, struct p2d_tracing *t, struct p2d_diag *d,
 	if (ret)
 		return p2d_error(d, P2D_NO_OFFSET, ret, "cannot add a format of %s events: %s",
 				 system, strerror(-ret));
-	s->kind[id] = (uint8_t)kind;
-	return 0;
+	return set_kind(s, (uint16_t)id, kind);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -355,7 +371,12 @@ again:
 bool p2d_synth_sample_ip(const struct p2d_synth *s, const uint8_t *data, uint32_t len,
 			 uint64_t *ip)
 {
-	if (len < COMMON_SIZE + 8 || !(s->kind[p2d_get16(data, false)] & KIND_HAS_IP))
+	uint16_t id;
+
+	if (len < COMMON_SIZE + 8)
+		return false;
+	id = p2d_get16(data, false);
+	if (id >= s->nr_kind || !(s->kind[id] & KIND_HAS_IP))
 		return false;
 	*ip = p2d_get64(data + COMMON_SIZE, false);
 	return true;
@@ -459,13 +480,13 @@ static int setup_stacks(struct p2d_synth *s, struct p2d_tracing *t, struct p2d_d
 
 	s->stacks_ready = true;
 	if (recorded_stack(t, "kernel_stack", "size", &s->kstack, false))
-		s->kind[s->kstack.id] = P2D_KIND_STACK;
+		ret = set_kind(s, (uint16_t)s->kstack.id, P2D_KIND_STACK);
 	else
 		ret = standard_stack(s, t, d, "kernel_stack", "size", &s->kstack, false);
 	if (ret)
 		return ret;
 	if (recorded_stack(t, "user_stack", "tgid", &s->ustack, true))
-		s->kind[s->ustack.id] = P2D_KIND_STACK;
+		ret = set_kind(s, (uint16_t)s->ustack.id, P2D_KIND_STACK);
 	else
 		ret = standard_stack(s, t, d, "user_stack", "tgid", &s->ustack, true);
 	return ret;

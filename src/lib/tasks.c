@@ -47,7 +47,7 @@ struct p2d_tasks *p2d_tasks_alloc(void)
 
 	if (!t)
 		return NULL;
-	t->cap = 1024;
+	t->cap = 64;	/* doubles as tasks come: most recordings have few */
 	t->slot = calloc(t->cap, sizeof(*t->slot));
 	if (!t->slot) {
 		free(t);

@@ -50,7 +50,6 @@ int p2d_probe_start(struct p2d_probe *p, struct p2d_diag *d, struct p2d_tracing 
 		    uint64_t off) __hidden;
 int p2d_probe_wait(struct p2d_probe *p, uint32_t i, bool *safe) __hidden;
 void p2d_probe_finish(struct p2d_probe *p) __hidden;
-bool p2d_tracing_drop_looping(struct p2d_diag *d, struct p2d_tracing *t, uint32_t i,
-			      uint64_t off) __hidden;
+bool p2d_tracing_drop_looping(struct p2d_diag *d, struct p2d_tracing *t, uint64_t off) __hidden;
 
 #endif /* P2D_TRACING_LOCAL_H */

@@ -180,8 +180,9 @@ static int safe_to_parse(struct p2d_probe *p, uint32_t i, bool *safe)
 	return p ? p2d_probe_wait(p, i, safe) : 0;
 }
 
+/* Parse header_page and the formats into t->tep (@again: said it all before) */
 static int parse_formats(struct p2d_diag *d, struct p2d_tracing *t, uint64_t off,
-			 struct p2d_probe *probe)
+			 struct p2d_probe *probe, bool again)
 {
 	struct tep_handle *tep = t->tep;
 	unsigned int i, j, k;
@@ -215,7 +216,9 @@ static int parse_formats(struct p2d_diag *d, struct p2d_tracing *t, uint64_t off
 				 sub, t->page_size);
 		t->page_size = sub;
 	} else {
-		p2d_warn(d, off, "tracing data: unusable header_page, using the standard layout");
+		if (!again)
+			p2d_warn(d, off, "tracing data: unusable header_page, using the standard"
+				 " layout");
 		t->header_page.len = 0;
 	}
 	/* formats of no length were dropped (the probe drops those it dies on) */
@@ -225,7 +228,7 @@ static int parse_formats(struct p2d_diag *d, struct p2d_tracing *t, uint64_t off
 		ret = safe_to_parse(probe, k, &safe);
 		if (ret)
 			return ret;
-		if (safe && !p2d_tracing_drop_looping(d, t, k, off))
+		if (safe)
 			tep_parse_event(tep, t->ftrace[i].data, t->ftrace[i].len, "ftrace");
 	}
 	for (i = 0; i < t->nr_systems; i++) {
@@ -239,10 +242,10 @@ static int parse_formats(struct p2d_diag *d, struct p2d_tracing *t, uint64_t off
 			ret = safe_to_parse(probe, k, &safe);
 			if (ret)
 				return ret;
-			if (!safe || p2d_tracing_drop_looping(d, t, k, off))
+			if (!safe)
 				continue;
 			err = tep_parse_event(tep, e->data, e->len, t->systems[i].name);
-			if (!err)
+			if (!err || again)
 				continue;
 			tep_strerror(tep, err, msg, sizeof(msg));
 			p2d_warn(d, off, "format %u of system %s: %s", j,
@@ -436,7 +439,14 @@ int p2d_tracing_parse(struct p2d_diag *d, uint8_t *blob, size_t len, uint64_t of
 
 		ret = isolate ? p2d_probe_start(&probe, d, t, off) : 0;
 		if (!ret)
-			ret = parse_formats(d, t, off, isolate ? &probe : NULL);
+			ret = parse_formats(d, t, off, isolate ? &probe : NULL, false);
+		/* libtraceevent cannot forget an event: all again, without those */
+		if (!ret && p2d_tracing_drop_looping(d, t, off)) {
+			tep_free(t->tep);
+			t->tep = tep_alloc();
+			ret = t->tep ? parse_formats(d, t, off, isolate ? &probe : NULL, true) :
+				       -ENOMEM;
+		}
 		if (isolate)
 			p2d_probe_finish(&probe);
 	}

@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "tmp-tree.h"
@@ -266,28 +267,36 @@ static int write_cmdlines(const struct p2d_tasks *tasks, const char *dir)
  */
 static void reap_stale(const char *base)
 {
+	char buf[4096] __attribute__((aligned(8)));
 	char path[PATH_MAX];
-	struct dirent *e;
 	struct stat st;
 	unsigned long pid;
 	char *end;
-	DIR *dir = opendir(base);
+	long n, off;
+	int dfd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
-	if (!dir)
+	if (dfd < 0)
 		return;
-	while ((e = readdir(dir))) {
-		if (strncmp(e->d_name, "perf2dat.", 9))
-			continue;
-		pid = strtoul(e->d_name + 9, &end, 10);
-		if (end == e->d_name + 9 || *end != '.' || !pid || pid == (unsigned long)getpid() ||
-		    pid > INT32_MAX || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-			continue;
-		if (join(path, base, e->d_name) || lstat(path, &st) || !S_ISDIR(st.st_mode) ||
-		    st.st_uid != geteuid())
-			continue;
-		p2d_remove_path(path);
+	/* getdents64(2) as remove_in(): not opendir()'s 32 KiB, every conversion */
+	while ((n = syscall(SYS_getdents64, dfd, buf, sizeof(buf))) > 0) {
+		for (off = 0; off < n; ) {
+			struct dirent64 *e = (struct dirent64 *)(buf + off);
+
+			off += e->d_reclen;
+			if (strncmp(e->d_name, "perf2dat.", 9))
+				continue;
+			pid = strtoul(e->d_name + 9, &end, 10);
+			if (end == e->d_name + 9 || *end != '.' || !pid ||
+			    pid == (unsigned long)getpid() || pid > INT32_MAX ||
+			    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+				continue;
+			if (join(path, base, e->d_name) || lstat(path, &st) ||
+			    !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
+				continue;
+			p2d_remove_path(path);
+		}
 	}
-	closedir(dir);
+	close(dfd);
 }
 
 /*
@@ -393,11 +402,6 @@ int p2d_wdir_create(struct p2d_diag *d, const struct p2d_tracing *t, const struc
 	return ret;
 }
 
-/**
- * p2d_wdir_remove - delete the private directory
- * @names: told that it is gone
- * @path: the directory, may be NULL; set to NULL
- */
 static void *remove_main(void *arg)
 {
 	p2d_remove_path(arg);
@@ -408,10 +412,11 @@ static void *remove_main(void *arg)
  * p2d_wdir_remove_start - remove the private directory while the caller goes on
  * @rm: set to the removal, for p2d_wdir_remove_wait()
  * @path: the directory (taken: set to NULL)
+ * @in_thread: the caller has enough to do meanwhile to make a thread worth it
  *
- * In a thread with every signal blocked; without a thread, here.
+ * In a thread with every signal blocked; without @in_thread or a thread, here.
  */
-void p2d_wdir_remove_start(struct p2d_wdir_rm *rm, char **path)
+void p2d_wdir_remove_start(struct p2d_wdir_rm *rm, char **path, bool in_thread)
 {
 	sigset_t all, old;
 
@@ -420,6 +425,10 @@ void p2d_wdir_remove_start(struct p2d_wdir_rm *rm, char **path)
 	rm->thread_started = false;
 	if (!rm->path)
 		return;
+	if (!in_thread) {
+		p2d_remove_path(rm->path);
+		return;
+	}
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	rm->thread_started = !pthread_create(&rm->thread, NULL, remove_main, rm->path);
@@ -441,6 +450,11 @@ void p2d_wdir_remove_wait(const struct p2d_names *names, struct p2d_wdir_rm *rm)
 	p2d_wdir_remove(names, &rm->path);
 }
 
+/**
+ * p2d_wdir_remove - delete the private directory
+ * @names: told that it is gone
+ * @path: the directory, may be NULL; set to NULL
+ */
 void p2d_wdir_remove(const struct p2d_names *names, char **path)
 {
 	if (!*path)

@@ -213,9 +213,53 @@ static void free_paths(char **paths, int n)
 	free(paths);
 }
 
-/* Everything but the pages: what the writer reads from the private directory */
+/*
+ * libtracecmd never frees the copy of the path tracecmd_output_set_kallsyms()
+ * makes (tracecmd_output_free() forgets handle->kallsyms): some 50 bytes a
+ * conversion, in every version we run with, 1.3.0 to 1.5.5 (the newest at
+ * this writing). We free it once the headers are written, the only time it
+ * is read. All those versions begin struct tracecmd_output
+ * (lib/trace-cmd/trace-output.c) alike, so the copy is found there: only in
+ * a version we know, and only if that member holds the path we gave;
+ * anything else is left alone (and the copy lost, as before).
+ */
+struct tracecmd_output_head {
+	int			fd;
+	int			page_size;
+	int			cpus;
+	void			*pevent;
+	char			*tracing_dir;
+	char			*kallsyms;
+};
+
+static bool known_layout(void)
+{
+	unsigned int v[3];
+	char ver[32];
+
+	p2d_tracecmd_version(ver, sizeof(ver));
+	if (sscanf(ver, "%u.%u.%u", &v[0], &v[1], &v[2]) != 3 || v[0] != 1)
+		return false;
+	return v[1] >= 3 && v[1] <= 5;
+}
+
+static void free_kallsyms_copy(struct tracecmd_output *h, const char *path, bool known)
+{
+	struct tracecmd_output_head *head = (struct tracecmd_output_head *)h;
+
+	if (!known || !head->kallsyms || strcmp(head->kallsyms, path))
+		return;
+	free(head->kallsyms);
+	head->kallsyms = NULL;
+}
+
+/*
+ * Everything but the pages: what the writer reads from the private directory.
+ * @known: libtracecmd's layout is known_layout() (asked before the thread's
+ * root moved: the version is read from where the library is)
+ */
 static int write_headers(const struct p2d_write_job *j, struct p2d_diag *d,
-			 struct tracecmd_output *h, const char *dir, int nr_cpus)
+			 struct tracecmd_output *h, const char *dir, int nr_cpus, bool known)
 {
 	const char *clock = p2d_clock_name(j->meta->has_clockid ? j->meta->clockid : -1);
 	char kallsyms[PATH_MAX];
@@ -235,6 +279,7 @@ static int write_headers(const struct p2d_write_job *j, struct p2d_diag *d,
 	tracecmd_set_quiet(h, true);
 
 	ret = tracecmd_output_write_headers(h, NULL);
+	free_kallsyms_copy(h, kallsyms, known);
 	if (ret)
 		return p2d_error(d, P2D_NO_OFFSET, -EIO, "libtracecmd: writing the headers failed");
 	if (add_options(j, h, clock, nr_cpus))
@@ -253,6 +298,7 @@ struct headers_job {
 	struct tracecmd_output		*h;
 	const char			*dir;
 	int				nr_cpus;
+	bool				known;
 	bool				own_thread;
 	int				ret;
 };
@@ -267,7 +313,7 @@ static void *headers_thread(void *arg)
 		dir = "/";
 	else
 		drop_sys_admin(&guard);
-	hj->ret = write_headers(hj->j, hj->d, hj->h, dir, hj->nr_cpus);
+	hj->ret = write_headers(hj->j, hj->d, hj->h, dir, hj->nr_cpus, hj->known);
 	restore_caps(&guard);
 	return NULL;
 }
@@ -276,7 +322,7 @@ static void *headers_thread(void *arg)
 static int write_headers_confined(const struct p2d_write_job *j, struct p2d_diag *d,
 				  struct tracecmd_output *h, const char *dir, int nr_cpus)
 {
-	struct headers_job hj = { j, d, h, dir, nr_cpus, true, 0 };
+	struct headers_job hj = { j, d, h, dir, nr_cpus, known_layout(), true, 0 };
 	pthread_t t;
 
 	if (p2d_thread_create(&t, headers_thread, &hj) == 0) {
@@ -385,6 +431,28 @@ static int check_cpu_sizes(const struct p2d_write_job *j, struct p2d_diag *d)
 	return 0;
 }
 
+/* The bytes of every CPU's pages */
+static uint64_t page_bytes(const struct p2d_write_job *j)
+{
+	const struct p2d_cpu_stats *c;
+	uint32_t i, n = p2d_cpufiles_nr(j->cpus);
+	uint64_t bytes = 0;
+
+	for (i = 0; i < n; i++) {
+		c = p2d_cpufiles_cpu(j->cpus, i);
+		bytes += c ? c->bytes : 0;
+	}
+	return bytes;
+}
+
+/*
+ * Removing the private directory (0.85 ms for 51 formats) in a thread while
+ * the pages are copied is worth it when the copy takes about as long: from
+ * 1 MiB of pages. A smaller conversion removes it before the copy, which is
+ * too short to hide it: a thread would cost a stack, its start and its join.
+ */
+#define REMOVE_IN_THREAD	(1u << 20)
+
 /* Create the writer, write all through it, close it: under writer_lock */
 static int write_locked(const struct p2d_write_job *j, struct p2d_diag *d, int out_fd,
 			int nr_cpus, char **paths)
@@ -414,7 +482,7 @@ static int write_locked(const struct p2d_write_job *j, struct p2d_diag *d, int o
 	}
 	ret = write_headers_confined(j, d, h, dir, nr_cpus);
 	/* the named directory goes as soon as libtracecmd has read it, meanwhile */
-	p2d_wdir_remove_start(&rm, &dir);
+	p2d_wdir_remove_start(&rm, &dir, page_bytes(j) >= REMOVE_IN_THREAD);
 	/* the last pages were being written while the rest was done */
 	if (!ret)
 		ret = p2d_cpufiles_sync(j->cpus);
@@ -439,16 +507,10 @@ out:
  */
 static void reserve_output(const struct p2d_write_job *j, int out_fd)
 {
-	const struct p2d_cpu_stats *c;
-	uint64_t bytes = 0;
-	uint32_t i, n = p2d_cpufiles_nr(j->cpus);
+	uint64_t bytes = page_bytes(j);
 
 	if (j->compression)
 		return;
-	for (i = 0; i < n; i++) {
-		c = p2d_cpufiles_cpu(j->cpus, i);
-		bytes += c ? c->bytes : 0;
-	}
 	if (bytes >= (1u << 20) && bytes <= INT64_MAX)
 		(void)fallocate(out_fd, FALLOC_FL_KEEP_SIZE, 0, (off_t)bytes);
 }

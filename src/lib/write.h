@@ -72,7 +72,7 @@ struct p2d_wdir_rm {
 	char		*path;
 };
 
-void p2d_wdir_remove_start(struct p2d_wdir_rm *rm, char **path) __hidden;
+void p2d_wdir_remove_start(struct p2d_wdir_rm *rm, char **path, bool in_thread) __hidden;
 void p2d_wdir_remove_wait(const struct p2d_names *names, struct p2d_wdir_rm *rm) __hidden;
 
 /**

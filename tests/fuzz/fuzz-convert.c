@@ -16,8 +16,9 @@
  * After each run the target checks what a conversion must never do: leave a
  * descriptor open, leave a file in $TMPDIR, fail without a one-line reason.
  * A violation aborts, so libFuzzer keeps the input like a crash. Leaks are
- * LeakSanitizer's job (-detect_leaks=1, the default): see below for the
- * leaks of libtracecmd and libtraceevent it is not shown.
+ * LeakSanitizer's job (-detect_leaks=1, the default): a conversion frees
+ * all it allocates, so libFuzzer has no input to run again and scan the
+ * heap after (see below for libtraceevent's own losses).
  *
  *	clang -fsanitize=fuzzer,address,undefined ... (see "make fuzz")
  *	./fuzz-convert -dict=tests/fuzz/perf.dict CORPUS_DIR
@@ -33,12 +34,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <event-parse.h>
 
 #include "fuzz.h"
+#include "tep-losses.h"
+#include "tep-shield.h"
 
 static char tmpdir[4096];
 static int in_fd = -1, out_fd = -1;
@@ -92,19 +96,56 @@ static void list_fds(void)
 		closedir(d);
 }
 
-static bool dir_empty(const char *path)
+/*
+ * The names in directory @path other than "." and "..", and the descriptor
+ * numbers below 1024 among them into @nums (when not NULL): getdents64(2)
+ * into the stack, not opendir()'s 32 KiB buffer, twice an input
+ */
+static int dir_names(const char *path, uint64_t nums[16])
 {
-	DIR *d = opendir(path);
-	struct dirent *e;
-	bool empty = true;
+	char buf[4096] __attribute__((aligned(8)));
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC), n = 0, num;
+	long len, off;
 
-	if (!d)
+	if (fd < 0)
+		return -1;
+	if (nums)
+		memset(nums, 0, 16 * sizeof(uint64_t));
+	while ((len = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
+		for (off = 0; off < len; ) {
+			struct dirent64 *e = (struct dirent64 *)(buf + off);
+
+			off += e->d_reclen;
+			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+				continue;
+			n++;
+			num = atoi(e->d_name);
+			if (nums && num != fd && num < 1024)
+				nums[num / 64] |= 1ull << (num % 64);
+		}
+	}
+	close(fd);
+	return n;
+}
+
+/*
+ * Are the same descriptors open as after the first input? The same numbers
+ * are, most of the time; else those not the symbolizer's are counted
+ */
+static bool same_fds(void)
+{
+	static uint64_t base[16];
+	static bool have_base;
+	uint64_t now[16];
+
+	dir_names("/proc/self/fd", now);
+	if (have_base && !memcmp(now, base, sizeof(now)))
+		return true;
+	if (count_fds() != base_fds)
 		return false;
-	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			empty = false;
-	closedir(d);
-	return empty;
+	memcpy(base, now, sizeof(base));
+	have_base = true;
+	return true;
 }
 
 static void remove_tmpdir(void)
@@ -121,108 +162,30 @@ static void quiet_log(void *ctx, enum p2d_log_level level, const char *msg)
 }
 
 /*
- * Leaks that are not ours, made invisible to LeakSanitizer so that its
- * per-input check (which then runs on every input, libtracecmd's being in
- * every conversion) needs no suppression and stays cheap: libtracecmd never
- * frees the kallsyms path it copies; libtraceevent loses a few bytes on some
- * damaged formats. Both calls are made by the library compiled into this
- * program, so these definitions take their place.
- */
-void __lsan_disable(void);
-void __lsan_enable(void);
-struct tracecmd_output;
-int tracecmd_output_set_kallsyms(struct tracecmd_output *handle, const char *kallsyms);
-enum tep_errno tep_parse_event(struct tep_handle *tep, const char *buf, unsigned long size,
-			       const char *sys);
-
-int tracecmd_output_set_kallsyms(struct tracecmd_output *handle, const char *kallsyms)
-{
-	static int (*real)(struct tracecmd_output *, const char *);
-	int ret;
-
-	if (!real)
-		real = (int (*)(struct tracecmd_output *, const char *))
-			dlsym(RTLD_NEXT, "tracecmd_output_set_kallsyms");
-	__lsan_disable();
-	ret = real(handle, kallsyms);
-	__lsan_enable();
-	return ret;
-}
-
-/*
  * libtraceevent 1.7 dies on some damaged print formats (its bug, which the
  * programs avoid with p2d_options.isolate_formats, a fork per conversion:
  * too slow here). This target converts as an embedding caller does, without
- * isolation, and shields itself instead: each format not seen before is
- * first parsed in a child process, and one the child dies or hangs on is
- * refused without parsing. Mutations mostly leave the formats alone, so
- * few inputs fork.
+ * isolation, and shields itself instead (tep-shield.h). libtraceevent also
+ * loses a few bytes on some damaged formats: tep-losses.h frees them after
+ * each input. tep_parse_event() is called by the library compiled into
+ * this program: the definition below takes its place.
  */
-#define SEEN_SLOTS	(1u << 16)
-
-static uint64_t seen[SEEN_SLOTS];	/* hash | 1 when parsed fine, | 2 when deadly */
-
-static uint64_t format_hash(const char *buf, unsigned long size, const char *sys)
-{
-	uint64_t h = 1469598103934665603ull;
-	unsigned long i;
-
-	for (i = 0; i < size; i++)
-		h = (h ^ (uint8_t)buf[i]) * 1099511628211ull;
-	for (; sys && *sys; sys++)
-		h = (h ^ (uint8_t)*sys) * 1099511628211ull;
-	return h & ~3ull;
-}
-
-static uint64_t *seen_slot(uint64_t h)
-{
-	uint32_t i = (uint32_t)(h >> 40) & (SEEN_SLOTS - 1), n;
-
-	for (n = 0; n < 16; n++, i = (i + 1) & (SEEN_SLOTS - 1))
-		if (!seen[i] || (seen[i] & ~3ull) == h)
-			return &seen[i];
-	memset(seen, 0, sizeof(seen));		/* full: start again */
-	return &seen[i];
-}
-
-typedef enum tep_errno (*parse_fn)(struct tep_handle *, const char *, unsigned long,
-				   const char *);
-
-/* Does the real parser survive @buf? In a child, with a time limit */
-static bool survives(parse_fn real, struct tep_handle *tep, const char *buf,
-		     unsigned long size, const char *sys)
-{
-	int status = 0;
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		alarm(5);
-		real(tep, buf, size, sys);
-		_exit(0);
-	}
-	if (pid < 0)
-		return true;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
+void __lsan_disable(void);
+void __lsan_enable(void);
+enum tep_errno tep_parse_event(struct tep_handle *tep, const char *buf, unsigned long size,
+			       const char *sys);
 
 enum tep_errno tep_parse_event(struct tep_handle *tep, const char *buf, unsigned long size,
 			       const char *sys)
 {
-	static parse_fn real;
-	uint64_t h = format_hash(buf, size, sys), *slot;
 	enum tep_errno ret;
 
-	if (!real)
-		real = (parse_fn)dlsym(RTLD_NEXT, "tep_parse_event");
-	slot = seen_slot(h);
-	if ((*slot & ~3ull) != h || !*slot)
-		*slot = h | (survives(real, tep, buf, size, sys) ? 1 : 2);
-	if (*slot & 2)
+	if (tep_shield_refuses(tep, buf, size, sys))
 		return TEP_ERRNO__READ_FORMAT_FAILED;
-	__lsan_disable();
-	ret = real(tep, buf, size, sys);
+	__lsan_disable();	/* not reported in any case */
+	tep_losses_enter();
+	ret = tep_real_parse(tep, buf, size, sys);
+	tep_losses_leave();
 	__lsan_enable();
 	return ret;
 }
@@ -263,6 +226,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	}
 	signal(SIGPIPE, SIG_IGN);
 	pthread_atfork(NULL, NULL, in_child);
+	tep_losses_watch();
+	tep_shield_start();
 	return 0;
 }
 
@@ -345,6 +310,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* no format isolation, as an embedding caller converts: see tep_parse_event() */
 	set_options(&o, size);
 	ret = p2d_convert(&o, &sum);
+	tep_losses_free();
 
 	if (fd != in_fd)
 		close(fd);
@@ -354,12 +320,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (!ret && lseek(out_fd, 0, SEEK_END) <= 0)
 		abort();
-	if (count_fds() != base_fds) {
+	if (!same_fds()) {
 		fprintf(stderr, "descriptor leak: %d open, %d before\n", count_fds(), base_fds);
 		list_fds();
 		abort();
 	}
-	if (!dir_empty(tmpdir)) {
+	if (dir_names(tmpdir, NULL) != 0) {
 		fprintf(stderr, "files left in %s\n", tmpdir);
 		abort();
 	}

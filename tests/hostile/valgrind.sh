@@ -72,7 +72,7 @@ run_one() {
 		verdict="FAIL: exit status $st: $(cat "$tmp/$1.err")"
 	else
 		[ $st -eq 0 ] && what=converted || what="refused: $(cut -c1-80 "$tmp/$1.err")"
-		verdict="ok: ${lost:-0} bytes definitely lost (${suppressed:-0} of libtracecmd's"
+		verdict="ok: ${lost:-0} bytes definitely lost (${suppressed:-0}"
 		verdict="$verdict suppressed), no invalid access ($what)"
 	fi
 	echo "$name: $verdict" > "$tmp/$1.verdict"
