@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* One conversion: its state (convert.c runs it, conv-sink.c is its sink) */
+/*
+ * One conversion: its state (convert.c runs it, conv-sink.c is its sink,
+ * conv-emit.c takes what leaves its reorder queue)
+ */
 #ifndef P2D_CONV_H
 #define P2D_CONV_H
 
@@ -116,6 +119,34 @@ struct p2d_conv {
 
 /* In an event group: the member is a user stack to unwind (conv-sink.c) */
 #define P2D_UNWIND_MEMBER	(1u << 30)
+
+/**
+ * struct p2d_uw_req - a user stack to unwind when its sample leaves the
+ *	reorder queue, with the maps of its time: a group member
+ *	(P2D_UNWIND_MEMBER) holding this, then the registers (the recording's
+ *	byte order), the user frames the chain already has (perf puts the
+ *	unwound ones after them) and the stack copy
+ * @pid: the sample's process
+ * @tid: its thread
+ * @of: the event the stack belongs to
+ * @nr_regs: registers that follow
+ * @nr_user: user frames of the chain that follow
+ * @abi: PERF_SAMPLE_REGS_USER's ABI word
+ * @mask: which registers (attr.sample_regs_user)
+ * @stack_size: bytes of the stack copy, last
+ * @swap: the registers and the copy are in the other byte order
+ */
+struct p2d_uw_req {
+	uint32_t		pid;
+	uint32_t		tid;
+	struct p2d_stack_of	of;
+	uint32_t		nr_regs;
+	uint32_t		nr_user;
+	uint64_t		abi;
+	uint64_t		mask;
+	uint64_t		stack_size;
+	bool			swap;
+};
 
 extern const struct p2d_sink_ops p2d_conv_sink __hidden;
 bool p2d_conv_foreign(struct p2d_conv *cv) __hidden;
