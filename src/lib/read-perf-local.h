@@ -151,6 +151,15 @@ struct id_slot *p2d_rd_id_slot(const struct p2d_reader *r, uint64_t id) __hidden
 /* read-perf-records.c: the record handlers */
 int p2d_rd_dispatch(struct p2d_reader *r, struct p2d_cursor *c, uint32_t type,
 		    uint16_t misc) __hidden;
+void p2d_rd_warn_once(struct p2d_reader *r, bool *flag, uint64_t off, const char *msg) __hidden;
+int p2d_rd_trailer(const struct p2d_reader *r, const struct p2d_cursor *rec,
+		   struct p2d_rd_sample *s) __hidden;
+int p2d_rd_sideband(struct p2d_reader *r, const struct p2d_cursor *c, struct p2d_record *rec,
+		    struct p2d_side *task, struct p2d_mmap *map) __hidden;
+
+/* read-perf-lost.c: losses */
+int p2d_rd_rec_lost(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc) __hidden;
+int p2d_rd_rec_lost_samples(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc) __hidden;
 int p2d_rd_lost_excess(struct p2d_reader *r) __hidden;
 int p2d_rd_build_id(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc) __hidden;
 bool p2d_rd_record_handled(unsigned int type) __hidden;

@@ -29,8 +29,16 @@ static const struct p2d_attr *trailer_attr(const struct p2d_reader *r,
 	return a ? a : &r->attrs[0];
 }
 
-static int parse_trailer(const struct p2d_reader *r, const struct p2d_cursor *rec,
-			 struct p2d_rd_sample *s)
+/**
+ * p2d_rd_trailer - the sample_id trailer of a non-sample record
+ * @r: the reader
+ * @rec: the record
+ * @s: set to what the trailer holds
+ *
+ * Returns 0, or a negative errno when it cannot be read.
+ */
+int p2d_rd_trailer(const struct p2d_reader *r, const struct p2d_cursor *rec,
+		   struct p2d_rd_sample *s)
 {
 	return p2d_rd_parse_trailer(trailer_attr(r, rec), rec, s);
 }
@@ -63,7 +71,14 @@ static struct p2d_attr *sample_attr(struct p2d_reader *r, const struct p2d_curso
 	return sample_attr_at(r, c->buf, c->len, c->swap);
 }
 
-static void warn_once(struct p2d_reader *r, bool *flag, uint64_t off, const char *msg)
+/**
+ * p2d_rd_warn_once - a warning said once per reader
+ * @r: the reader
+ * @flag: set once said
+ * @off: file offset
+ * @msg: the warning
+ */
+void p2d_rd_warn_once(struct p2d_reader *r, bool *flag, uint64_t off, const char *msg)
 {
 	if (*flag)
 		return;
@@ -127,7 +142,7 @@ static int announce(struct p2d_reader *r)
 static int bad_sample(struct p2d_reader *r, const struct p2d_cursor *c)
 {
 	r->stats->dropped++;
-	warn_once(r, &r->warned_bad, c->base,
+	p2d_rd_warn_once(r, &r->warned_bad, c->base,
 		  "malformed sample (or a tracepoint's without RAW data) skipped");
 	return 0;
 }
@@ -141,7 +156,7 @@ static int rec_sample(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 
 	if (!a) {
 		r->stats->dropped++;
-		warn_once(r, &r->warned_id, c->base, "sample with an unknown event id skipped");
+		p2d_rd_warn_once(r, &r->warned_id, c->base, "sample with an unknown event id skipped");
 		return 0;
 	}
 	a->samples++;
@@ -181,12 +196,12 @@ static int rec_sample(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 				 "tracepoint samples without timestamps (PERF_SAMPLE_TIME)");
 	if (!s.has_time) {
 		r->stats->other_samples++;
-		warn_once(r, &r->warned_time, c->base, "samples without timestamps"
+		p2d_rd_warn_once(r, &r->warned_time, c->base, "samples without timestamps"
 			  " (PERF_SAMPLE_TIME) cannot be placed: not converted");
 		return 0;
 	}
 	if (!s.has_cpu)
-		warn_once(r, &r->warned_cpu, c->base, no_cpu);
+		p2d_rd_warn_once(r, &r->warned_cpu, c->base, no_cpu);
 	s.ev.swap = c->swap;
 	s.ev.off = c->base;
 	s.ev.kernel_ip = (misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
@@ -301,19 +316,27 @@ int p2d_rd_fast_samples(struct p2d_reader *r, const uint8_t *p, size_t len, uint
 	return fast_samples(r, p, len, pos, packed, used, false);
 }
 
-/*
- * A side-band record to the sink, once: its CPU, time and task come from its
- * sample_id trailer; what it says of a task's name (@task) or of a mapping
- * (@map) takes effect at that time.
+/**
+ * p2d_rd_sideband - a side-band record to the sink, once
+ * @r: the reader
+ * @c: the record
+ * @rec: what it says, as an event
+ * @task: what it says of a task's name, or NULL
+ * @map: what it says of a mapping, or NULL
+ *
+ * Its CPU, time and task come from its sample_id trailer; what it says of
+ * a task's name or of a mapping takes effect at that time.
+ *
+ * Returns the sink's 0 or negative errno.
  */
-static int sideband(struct p2d_reader *r, const struct p2d_cursor *c, struct p2d_record *rec,
+int p2d_rd_sideband(struct p2d_reader *r, const struct p2d_cursor *c, struct p2d_record *rec,
 		    struct p2d_side *task, struct p2d_mmap *map)
 {
 	const struct p2d_sideband sb = { rec, task, map };
 	struct p2d_rd_sample s;
 	bool timed;
 
-	timed = !parse_trailer(r, c, &s) && s.has_time;
+	timed = !p2d_rd_trailer(r, c, &s) && s.has_time;
 	rec->has_cpu = s.has_cpu;
 	rec->cpu = s.ev.cpu;
 	rec->has_time = s.has_time;
@@ -353,7 +376,7 @@ static int rec_comm(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 	ev.v[1] = rec.tid;
 	ev.v[2] = !!(misc & PERF_RECORD_MISC_COMM_EXEC);
 	ev.str = rec.comm;
-	return sideband(r, c, &ev, &rec, NULL);
+	return p2d_rd_sideband(r, c, &ev, &rec, NULL);
 }
 
 /* { header; u32 pid, ppid, tid, ptid; u64 time; sample_id } for FORK and EXIT */
@@ -379,7 +402,7 @@ static int task_record(struct p2d_reader *r, struct p2d_cursor *c, uint32_t kind
 	ev.v[2] = rec.tid;
 	ev.v[3] = ptid;
 	ev.v[4] = time;
-	return sideband(r, c, &ev, &rec, NULL);
+	return p2d_rd_sideband(r, c, &ev, &rec, NULL);
 }
 
 static int rec_fork(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
@@ -415,7 +438,7 @@ static int mapping(struct p2d_reader *r, struct p2d_cursor *c, size_t name_off,
 		return 0;
 	map->file = (const char *)c->buf + name_off;
 	ev->str = map->file;
-	return sideband(r, c, ev, NULL, exec ? map : NULL);
+	return p2d_rd_sideband(r, c, ev, NULL, exec ? map : NULL);
 }
 
 /* The start of both: { header; u32 pid, tid; u64 addr, len, pgoff; } */
@@ -483,7 +506,7 @@ static int rec_switch(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 
 	ev.v[0] = !!(misc & PERF_RECORD_MISC_SWITCH_OUT);
 	ev.v[1] = !!(misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT);
-	return sideband(r, c, &ev, NULL, NULL);
+	return p2d_rd_sideband(r, c, &ev, NULL, NULL);
 }
 
 static int rec_switch_wide(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
@@ -498,7 +521,7 @@ static int rec_switch_wide(struct p2d_reader *r, struct p2d_cursor *c, uint16_t 
 	ev.v[1] = !!(misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT);
 	ev.v[2] = pid;
 	ev.v[3] = tid;
-	return sideband(r, c, &ev, NULL, NULL);
+	return p2d_rd_sideband(r, c, &ev, NULL, NULL);
 }
 
 /* { header; u64 time, id, stream_id; sample_id } */
@@ -509,7 +532,7 @@ static int throttle(struct p2d_reader *r, struct p2d_cursor *c, uint32_t kind)
 	p2d_cur_skip(c, 8);
 	if (p2d_cur_u64(c, &ev.v[0]) || p2d_cur_u64(c, &ev.v[1]) || p2d_cur_u64(c, &ev.v[2]))
 		return 0;
-	return sideband(r, c, &ev, NULL, NULL);
+	return p2d_rd_sideband(r, c, &ev, NULL, NULL);
 }
 
 static int rec_throttle(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
@@ -520,148 +543,6 @@ static int rec_throttle(struct p2d_reader *r, struct p2d_cursor *c, uint16_t mis
 static int rec_unthrottle(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 {
 	return throttle(r, c, P2D_RECORD_UNTHROTTLE);
-}
-
-static int place_lost(struct p2d_reader *r, struct p2d_cursor *c, const struct p2d_rd_sample *s,
-		      uint64_t count)
-{
-	if (!s->has_cpu)
-		warn_once(r, &r->warned_lost, c->base,
-			  "lost-events record without CPU: counted, not placed");
-	/* time 0: perf's end-of-recording totals; the loss goes after the CPU's data */
-	return r->sink->ops->lost(r->sink->ctx, s->has_cpu ? s->ev.cpu : P2D_NO_CPU,
-				  s->has_time && s->ev.ts ? s->ev.ts : UINT64_MAX, count);
-}
-
-/* The loss counters of @cpu, NULL if out of memory or range */
-static struct lost_cpu *lost_of(struct p2d_reader *r, uint32_t cpu)
-{
-	struct lost_cpu *n;
-	uint32_t nr;
-
-	if (cpu < r->nr_lost)
-		return &r->lost[cpu];
-	if (cpu >= P2D_MAX_CPUS)
-		return NULL;
-	nr = r->nr_lost ? r->nr_lost : 4;
-	while (nr <= cpu)
-		nr *= 2;
-	n = realloc(r->lost, nr * sizeof(*n));
-	if (!n)
-		return NULL;
-	memset(n + r->nr_lost, 0, (nr - r->nr_lost) * sizeof(*n));
-	r->lost = n;
-	r->nr_lost = nr;
-	return &r->lost[cpu];
-}
-
-/*
- * { header; u64 id; u64 lost; sample_id }: a ring buffer overflowed, and
- * this many records of every event it carries were lost. The mark goes on
- * the CPU of the buffer, where the loss happened.
- */
-static int rec_lost(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
-{
-	struct p2d_record ev = { .kind = P2D_RECORD_LOST };
-	struct p2d_rd_sample s;
-	struct lost_cpu *l;
-	uint64_t count;
-	int ret;
-
-	p2d_cur_skip(c, 8);
-	if (p2d_cur_u64(c, &ev.v[0]) || p2d_cur_u64(c, &count))
-		return 0;
-	ev.v[1] = count;
-
-	parse_trailer(r, c, &s);
-	if (s.has_cpu && (l = lost_of(r, s.ev.cpu)))
-		l->records += count;
-	ret = place_lost(r, c, &s, count);
-	return ret ? ret : sideband(r, c, &ev, NULL, NULL);
-}
-
-/* The CPU of a sample id: from ID_INDEX, else from the record's sample_id */
-static bool id_cpu(const struct p2d_reader *r, const struct p2d_cursor *c,
-		   const struct p2d_rd_sample *s, uint32_t *cpu)
-{
-	const struct id_slot *slot = NULL;
-
-	if (r->is_pos >= 0 && c->len >= 8 + (size_t)r->is_pos)
-		slot = p2d_rd_id_slot(r, p2d_get64(c->buf + c->len - r->is_pos, c->swap));
-	if (slot && slot->cpu >= 0) {
-		*cpu = (uint32_t)slot->cpu;
-		return true;
-	}
-	*cpu = s->ev.cpu;
-	return s->has_cpu;
-}
-
-/*
- * { header; u64 lost; sample_id }: samples one event lost on one CPU (its
- * PERF_FORMAT_LOST count), written by perf record when it stops; perf
- * report's "Total Lost Samples" is their sum. The same losses were already
- * reported, per ring buffer, by PERF_RECORD_LOST: only what those did not
- * cover on a CPU is new (p2d_rd_lost_excess()). The sample_id of these records
- * often says CPU 0: the CPU of the event id, from ID_INDEX, is the right
- * one. Samples a BPF filter dropped on purpose
- * (PERF_RECORD_MISC_LOST_SAMPLES_BPF) are not losses.
- */
-static int rec_lost_samples(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
-{
-	struct lost_cpu *l;
-	uint64_t count;
-	struct p2d_rd_sample s;
-	uint32_t cpu;
-
-	p2d_cur_skip(c, 8);
-	if (p2d_cur_u64(c, &count) || (misc & P2D_MISC_LOST_SAMPLES_BPF))
-		return 0;
-	parse_trailer(r, c, &s);
-	if (!id_cpu(r, c, &s, &cpu))
-		cpu = 0;
-	l = lost_of(r, cpu);
-	if (l)
-		l->samples += count;
-	return 0;
-}
-
-/**
- * p2d_rd_lost_excess - losses the LOST_SAMPLES records of a CPU report beyond
- * its PERF_RECORD_LOST ones, marked at the end of that CPU's data
- * @r: reader, at the end of the input
- *
- * The total is then perf report's "Total Lost Samples" whenever perf wrote
- * LOST_SAMPLES records, and the sum of the LOST records otherwise. Except in
- * the last piece of a perf record --switch-output run: its LOST_SAMPLES count
- * the losses of the whole run (the kernel's counters are never reset), most
- * of them in the earlier pieces, which their own LOST records marked: there
- * only this piece's LOST records count, and the rest is said in a warning.
- *
- * Returns 0 or a negative errno.
- */
-int p2d_rd_lost_excess(struct p2d_reader *r)
-{
-	struct p2d_rd_sample s = { .has_cpu = true };
-	struct p2d_cursor c = { .base = p2d_in_pos(r->in) };
-	uint64_t run = 0, own = 0;
-	uint32_t cpu;
-	int ret = 0;
-
-	for (cpu = 0; cpu < r->nr_lost && !ret; cpu++) {
-		const struct lost_cpu *l = &r->lost[cpu];
-
-		s.ev.cpu = cpu;
-		run += l->samples;
-		own += l->records;
-		if (l->samples > l->records && !r->switch_output)
-			ret = place_lost(r, &c, &s, l->samples - l->records);
-	}
-	if (!ret && r->switch_output && run > own)
-		p2d_warn(r->d, P2D_NO_OFFSET, "a piece of a perf record --switch-output run: its"
-			 " LOST_SAMPLES records count %llu losses of the whole run (perf report's"
-			 " Total Lost Samples); only the %llu of this piece's LOST records are"
-			 " marked", (unsigned long long)run, (unsigned long long)own);
-	return ret;
 }
 
 /*
@@ -841,8 +722,8 @@ static const record_fn record_handlers[P2D_REC_MAX] = {
 	[PERF_RECORD_COMM]		= rec_comm,
 	[PERF_RECORD_FORK]		= rec_fork,
 	[PERF_RECORD_EXIT]		= rec_exit,
-	[PERF_RECORD_LOST]		= rec_lost,
-	[PERF_RECORD_LOST_SAMPLES]	= rec_lost_samples,
+	[PERF_RECORD_LOST]		= p2d_rd_rec_lost,
+	[PERF_RECORD_LOST_SAMPLES]	= p2d_rd_rec_lost_samples,
 	[P2D_REC_FINISHED_ROUND]	= rec_round,
 	[P2D_REC_ID_INDEX]		= rec_id_index,
 	[P2D_REC_HEADER_ATTR]		= rec_header_attr,
