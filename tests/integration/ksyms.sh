@@ -4,13 +4,19 @@
 # Kernel symbols, as perf finds them: recordings of this kind of machine
 # (tests/data/ksyms-sched.data, ksyms-clock.data; their kernel's symbols in
 # tests/data/ksyms.kallsyms, cut down to what they need) converted with no
-# option name every kernel frame as perf script names it, frame by frame
-# (tests/tools/names.py), from perf's build-id cache; also from a --symfs
-# root standing for the running kernel (its /proc/kallsyms and
-# /sys/kernel/notes). A source that cannot be used gives no names, one
+# kernel symbol option name every kernel frame as perf script names it,
+# frame by frame (tests/tools/names.py), from perf's build-id cache; also
+# from a --symfs root standing for the running kernel (its /proc/kallsyms
+# and /sys/kernel/notes). A source that cannot be used gives no names, one
 # warning, exit 0 and every event: addresses hidden (kptr_restrict), a
 # kallsyms or vmlinux of another build id. The symbols cost a few per cent.
-# Nothing of this host is read: every source is a fixture.
+# Nothing of this host is read: every source is a fixture. The recordings'
+# user files (libc, dash, ...) are of the host that recorded them, so the
+# conversions whose messages are checked take them from an empty --symfs
+# root: another release's libc is another build, warned about (usyms.c),
+# and this host's files are no fixture. Without --symfs, the kernel's names
+# come from the cache alike, and the only messages allowed are those
+# warnings about user files.
 set -u
 for tool in "${PERF2DAT:-}" "${TRACE_CMD:-}" "${PERF:-}" "${PYTHON3:-}"; do
 	[ -n "$tool" ] && [ -x "$tool" ] || { echo "SKIP: ksyms: perf2dat, trace-cmd, perf and python3 are needed"; exit 77; }
@@ -55,11 +61,20 @@ count_events() {
 }
 
 for rec in ksyms-sched.data ksyms-clock.data; do
-	# no option: perf's build-id cache
-	convert "$tmp/cache" "$DATA/$rec" -o "$tmp/named.dat" || fail "$rec: $(cat "$tmp/err")"
+	# no kernel symbol option: perf's build-id cache
+	convert "$tmp/cache" --symfs "$tmp/empty" "$DATA/$rec" -o "$tmp/named.dat" ||
+		fail "$rec: $(cat "$tmp/err")"
 	[ ! -s "$tmp/err" ] || fail "$rec: messages: $(cat "$tmp/err")"
 	grep -q "^perf2dat: kernel symbols: [0-9]* from $tmp/cache/\[kernel.kallsyms\]/$id/kallsyms," \
 		"$tmp/out" || fail "$rec: summary: $(cat "$tmp/out")"
+	kline=$(grep '^perf2dat: kernel symbols: ' "$tmp/out")
+	# ... and no option at all: the same kernel symbols; this host's user
+	# files of another build than the recording's are warned about, nothing else
+	convert "$tmp/cache" "$DATA/$rec" -o "$tmp/host.dat" || fail "$rec: no option: $(cat "$tmp/err")"
+	[ "$(grep '^perf2dat: kernel symbols: ' "$tmp/out")" = "$kline" ] ||
+		fail "$rec: no option: summary: $(cat "$tmp/out")"
+	! grep -qv "^perf2dat: warning: /[^ ]*: another build than the recording's is there, and perf's build-id cache has no copy of the recorded one: its [0-9]* addresses are not named$" \
+		"$tmp/err" || fail "$rec: no option: messages: $(cat "$tmp/err")"
 	same_names "$tmp/named.dat" "$rec"
 	echo "$rec: build-id cache: $(cat "$tmp/names")"
 	events=$(count_events "$tmp/named.dat")
