@@ -113,7 +113,8 @@ sys.stdout.buffer.write(struct.pack("=III", 4, len(d), 3) + b"GNU\0" + d)' "$id"
 	# a kallsyms of another build id (perf's cache layout says which)
 	mkdir -p "$tmp/other/$other"
 	cp "$ksyms" "$tmp/other/$other/kallsyms"
-	convert "$tmp/none" --kallsyms "$tmp/other/$other/kallsyms" "$DATA/$rec" -o "$tmp/o.dat" ||
+	convert "$tmp/none" --symfs "$tmp/empty" --kallsyms "$tmp/other/$other/kallsyms" \
+		"$DATA/$rec" -o "$tmp/o.dat" ||
 		fail "$rec: other kallsyms: exit status: $(cat "$tmp/err")"
 	[ "$(wc -l < "$tmp/err")" -eq 1 ] && grep -q "has build id $other, the recording's kernel $id: not used" \
 		"$tmp/err" || fail "$rec: other kallsyms: warning: $(cat "$tmp/err")"
@@ -122,7 +123,8 @@ sys.stdout.buffer.write(struct.pack("=III", 4, len(d), 3) + b"GNU\0" + d)' "$id"
 		fail "$rec: other kallsyms: names in the report"
 
 	# a vmlinux of another build id (any ELF file with one)
-	convert "$tmp/none" --vmlinux "$DATA/unwind/prog" "$DATA/$rec" -o "$tmp/v.dat" ||
+	convert "$tmp/none" --symfs "$tmp/empty" --vmlinux "$DATA/unwind/prog" "$DATA/$rec" \
+		-o "$tmp/v.dat" ||
 		fail "$rec: other vmlinux: exit status: $(cat "$tmp/err")"
 	[ "$(wc -l < "$tmp/err")" -eq 1 ] && grep -q "vmlinux .* has build id .*, the recording's kernel $id: not used" \
 		"$tmp/err" || fail "$rec: other vmlinux: warning: $(cat "$tmp/err")"
