@@ -22,7 +22,7 @@ if [ "${FRONTEND_ENABLED:-no}" != yes ]; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mkdir "$tmp/tmpdir"
+mkdir -m 700 "$tmp/tmpdir"	# not writable by its group, whatever the umask
 TMPDIR=$tmp/tmpdir	# the front end's private files, checked to go away
 export TMPDIR
 fail() {
