@@ -6,9 +6,13 @@
 # (cpu-clock, -a) while a shell sleeps 200 times, and the kernel frames
 # trace-cmd report prints must be named as perf script names them
 # (tests/tools/names.py), among them frames in the program's JIT code,
-# bpf_prog_<tag>_sys_enter_clock, which only the recording's KSYMBOL records
-# name (a build-id cache's kallsyms is older than the program). Needs root,
-# bpftrace and a kernel that shows its addresses: skipped otherwise.
+# which only the recording's KSYMBOL records name (a build-id cache's
+# kallsyms is older than the program): bpf_prog_<tag>_<name>, the name the
+# program's BTF gives its function (newer bpftrace: 0.27 of Debian unstable,
+# tracepoint_syscalls_sys_enter_clock_nanosleep_1) or else the program's
+# name, cut to 15 characters (bpftrace 0.17 of Debian 12: sys_enter_clock).
+# Needs root, bpftrace and a kernel that shows its addresses: skipped
+# otherwise.
 set -u
 for tool in "${PERF2DAT:-}" "${TRACE_CMD:-}" "${PERF_REAL:-}" "${PYTHON3:-}"; do
 	[ -n "$tool" ] && [ -x "$tool" ] || { echo "SKIP: bpf-names: perf2dat, trace-cmd, perf and python3 are needed"; exit 77; }
@@ -48,7 +52,7 @@ bt=
 "$PERF_REAL" script -f -i "$tmp/bpf.data" -F time,event,ip,sym --ns > "$tmp/perf" 2> /dev/null ||
 	fail "perf script"
 "$TRACE_CMD" report -t "$tmp/bpf.dat" > "$tmp/report" 2> /dev/null || fail "trace-cmd report"
-n=$(grep -c '=> bpf_prog_[0-9a-f]*_sys_enter_clock (' "$tmp/report")
+n=$(grep -Ec '=> bpf_prog_[0-9a-f]{16}_([a-z0-9_]*_)?sys_enter_clock(_nanosleep(_[0-9]+)?)? \(' "$tmp/report")
 [ "$n" -gt 0 ] || fail "no frame of the BPF program named: $(grep -m 3 'bpf_prog' "$tmp/perf")"
 "$PYTHON3" "$DATA/../tools/names.py" "$tmp/perf" "$tmp/report" > "$tmp/names" ||
 	fail "$(tail -n 5 "$tmp/names")"

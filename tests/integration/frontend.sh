@@ -22,7 +22,7 @@ if [ "${FRONTEND_ENABLED:-no}" != yes ]; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mkdir "$tmp/tmpdir"
+mkdir -m 700 "$tmp/tmpdir"	# not writable by its group, whatever the umask
 TMPDIR=$tmp/tmpdir	# the front end's private files, checked to go away
 export TMPDIR
 fail() {
@@ -209,12 +209,24 @@ for form in "split -i sample.data" "split" "stat sample.data" "attach sample.dat
 done
 rm -f cwd/trace.dat
 # ... but only what trace-cmd takes as an input: not the value of an option
-# (split -o, stat -B), which the real trace-cmd gets as it was given
-mkdir vals && cp sample.data vals/perf.data && cp ref.dat vals/t.dat
+# (split -o, stat -B), which the real trace-cmd gets as it was given. Its
+# split writes perf.data.1 (trace-cmd 3.1 to 3.3) or perf.data itself
+# (3.4: -o names the file, ".1" is added no more): the files the front end
+# leaves must be those the real trace-cmd leaves, byte for byte
+mkdir vals vals-real && cp sample.data vals/perf.data && cp ref.dat vals/t.dat &&
+	cp sample.data vals-real/perf.data && cp ref.dat vals-real/t.dat
+(cd vals-real && "$REAL_TRACE_CMD" split -i t.dat -o perf.data > /dev/null 2> ../err) ||
+	fail "split -o perf.data: the real trace-cmd: exit status $?: $(cat err)"
 (cd vals && "$FRONT" split -i t.dat -o perf.data > ../out 2> ../err) ||
 	fail "split -o perf.data: exit status $?: $(cat err)"
-cmp -s vals/perf.data sample.data && "$TRACE_CMD" report vals/perf.data.1 > /dev/null 2>&1 ||
-	fail "split -o perf.data: not split by the real trace-cmd"
+split_out=vals/perf.data.1
+[ -e "$split_out" ] || split_out=vals/perf.data
+[ "$(ls vals)" = "$(ls vals-real)" ] && ! cmp -s "$split_out" sample.data &&
+	"$TRACE_CMD" report "$split_out" > /dev/null 2>&1 ||
+	fail "split -o perf.data: not split by the real trace-cmd: $(ls vals)"
+for f in vals-real/*; do
+	cmp -s "$f" "vals/${f#vals-real/}" || fail "split -o perf.data: ${f#vals-real/} is not the real trace-cmd's"
+done
 same_as_real stat-B-value stat -h -B sample.data
 same_as_real split-positional split -h 1.5 sample.data
 # the front end's own failures are exit 1; 127 is for "the real trace-cmd cannot be run"

@@ -4,13 +4,19 @@
 # Kernel symbols, as perf finds them: recordings of this kind of machine
 # (tests/data/ksyms-sched.data, ksyms-clock.data; their kernel's symbols in
 # tests/data/ksyms.kallsyms, cut down to what they need) converted with no
-# option name every kernel frame as perf script names it, frame by frame
-# (tests/tools/names.py), from perf's build-id cache; also from a --symfs
-# root standing for the running kernel (its /proc/kallsyms and
-# /sys/kernel/notes). A source that cannot be used gives no names, one
+# kernel symbol option name every kernel frame as perf script names it,
+# frame by frame (tests/tools/names.py), from perf's build-id cache; also
+# from a --symfs root standing for the running kernel (its /proc/kallsyms
+# and /sys/kernel/notes). A source that cannot be used gives no names, one
 # warning, exit 0 and every event: addresses hidden (kptr_restrict), a
 # kallsyms or vmlinux of another build id. The symbols cost a few per cent.
-# Nothing of this host is read: every source is a fixture.
+# Nothing of this host is read: every source is a fixture. The recordings'
+# user files (libc, dash, ...) are of the host that recorded them, so the
+# conversions whose messages are checked take them from an empty --symfs
+# root: another release's libc is another build, warned about (usyms.c),
+# and this host's files are no fixture. Without --symfs, the kernel's names
+# come from the cache alike, and the only messages allowed are those
+# warnings about user files.
 set -u
 for tool in "${PERF2DAT:-}" "${TRACE_CMD:-}" "${PERF:-}" "${PYTHON3:-}"; do
 	[ -n "$tool" ] && [ -x "$tool" ] || { echo "SKIP: ksyms: perf2dat, trace-cmd, perf and python3 are needed"; exit 77; }
@@ -55,11 +61,20 @@ count_events() {
 }
 
 for rec in ksyms-sched.data ksyms-clock.data; do
-	# no option: perf's build-id cache
-	convert "$tmp/cache" "$DATA/$rec" -o "$tmp/named.dat" || fail "$rec: $(cat "$tmp/err")"
+	# no kernel symbol option: perf's build-id cache
+	convert "$tmp/cache" --symfs "$tmp/empty" "$DATA/$rec" -o "$tmp/named.dat" ||
+		fail "$rec: $(cat "$tmp/err")"
 	[ ! -s "$tmp/err" ] || fail "$rec: messages: $(cat "$tmp/err")"
 	grep -q "^perf2dat: kernel symbols: [0-9]* from $tmp/cache/\[kernel.kallsyms\]/$id/kallsyms," \
 		"$tmp/out" || fail "$rec: summary: $(cat "$tmp/out")"
+	kline=$(grep '^perf2dat: kernel symbols: ' "$tmp/out")
+	# ... and no option at all: the same kernel symbols; this host's user
+	# files of another build than the recording's are warned about, nothing else
+	convert "$tmp/cache" "$DATA/$rec" -o "$tmp/host.dat" || fail "$rec: no option: $(cat "$tmp/err")"
+	[ "$(grep '^perf2dat: kernel symbols: ' "$tmp/out")" = "$kline" ] ||
+		fail "$rec: no option: summary: $(cat "$tmp/out")"
+	! grep -qv "^perf2dat: warning: /[^ ]*: another build than the recording's is there, and perf's build-id cache has no copy of the recorded one: its [0-9]* addresses are not named$" \
+		"$tmp/err" || fail "$rec: no option: messages: $(cat "$tmp/err")"
 	same_names "$tmp/named.dat" "$rec"
 	echo "$rec: build-id cache: $(cat "$tmp/names")"
 	events=$(count_events "$tmp/named.dat")
@@ -98,7 +113,8 @@ sys.stdout.buffer.write(struct.pack("=III", 4, len(d), 3) + b"GNU\0" + d)' "$id"
 	# a kallsyms of another build id (perf's cache layout says which)
 	mkdir -p "$tmp/other/$other"
 	cp "$ksyms" "$tmp/other/$other/kallsyms"
-	convert "$tmp/none" --kallsyms "$tmp/other/$other/kallsyms" "$DATA/$rec" -o "$tmp/o.dat" ||
+	convert "$tmp/none" --symfs "$tmp/empty" --kallsyms "$tmp/other/$other/kallsyms" \
+		"$DATA/$rec" -o "$tmp/o.dat" ||
 		fail "$rec: other kallsyms: exit status: $(cat "$tmp/err")"
 	[ "$(wc -l < "$tmp/err")" -eq 1 ] && grep -q "has build id $other, the recording's kernel $id: not used" \
 		"$tmp/err" || fail "$rec: other kallsyms: warning: $(cat "$tmp/err")"
@@ -107,7 +123,8 @@ sys.stdout.buffer.write(struct.pack("=III", 4, len(d), 3) + b"GNU\0" + d)' "$id"
 		fail "$rec: other kallsyms: names in the report"
 
 	# a vmlinux of another build id (any ELF file with one)
-	convert "$tmp/none" --vmlinux "$DATA/unwind/prog" "$DATA/$rec" -o "$tmp/v.dat" ||
+	convert "$tmp/none" --symfs "$tmp/empty" --vmlinux "$DATA/unwind/prog" "$DATA/$rec" \
+		-o "$tmp/v.dat" ||
 		fail "$rec: other vmlinux: exit status: $(cat "$tmp/err")"
 	[ "$(wc -l < "$tmp/err")" -eq 1 ] && grep -q "vmlinux .* has build id .*, the recording's kernel $id: not used" \
 		"$tmp/err" || fail "$rec: other vmlinux: warning: $(cat "$tmp/err")"

@@ -17,9 +17,16 @@ user address; a user_stack frame must be an address, "[unknown]" or a user
 function's name (never an address of the kernel half). A
 sample perf prints without any frame (it discards a chain with a value of
 its context-marker range that is no marker) must have no stack event at all
-in trace-cmd's report. It fails on any line it cannot read, and when there
-is no frame to compare. Prints "kernel frames: N compared, M named alike"
-(and ", K samples without frames as perf shows them" when there are some).
+in trace-cmd's report. A user stack word of a frame-pointer walk can hold
+perf's kernel context marker (-128): perf and perf2dat then take the words
+after it as kernel frames, perf script prints them after the user ones
+([unknown], user-half addresses) and trace-cmd's kernel stack ends with
+them; that tail of a kernel stack (from its first user-half address) must
+be, name for name, a run of the frames perf prints after the sample's
+first user address. It fails on any line it cannot read, and when there is
+no frame to compare. Prints "kernel frames: N compared, M named alike"
+(and ", K samples without frames as perf shows them", ", J frames after a
+kernel marker in the user stack" when there are some).
 """
 import collections
 import re
@@ -42,8 +49,10 @@ def bad(path, n, line):
 
 
 def perf_frames(path):
-    """Each timestamp's samples' kernel parts, and how many samples of each have no frame"""
+    """Each timestamp's samples' kernel parts, how many samples of each have no frame,
+    and the samples' frames after their first user address"""
     out = collections.defaultdict(list)
+    after = collections.defaultdict(list)
     frameless = collections.Counter()
     cur = None
     user = {}	# the samples whose user part has begun
@@ -54,8 +63,10 @@ def perf_frames(path):
         m = PERF_SAMPLE.match(line)
         if m:
             cur = []
+            rest = []
             ts = int(m['s']) * 10**9 + int(m['ns'])
             out[ts].append(cur)
+            after[ts].append(rest)
             frameless[ts] += 1
             continue
         f = PERF_FRAME.match(line)
@@ -64,13 +75,15 @@ def perf_frames(path):
         if not cur and id(cur) not in user:	# the sample's first frame
             frameless[ts] -= 1
         addr = int(f['addr'], 16)
-        if addr < KERNEL:
+        sym = f['sym']
+        frame = (addr, None if sym.startswith('[unknown]') else re.sub(r'\+0x[0-9a-f]+$', '', sym))
+        if id(cur) in user:
+            rest.append(frame)
+        elif addr < KERNEL:
             user[id(cur)] = True
-        elif id(cur) not in user:	# the kernel part: the frames before the user ip
-            sym = f['sym']
-            cur.append((addr, None if sym.startswith('[unknown]') else
-                        re.sub(r'\+0x[0-9a-f]+$', '', sym)))
-    return out, frameless
+        else:	# the kernel part: the frames before the user ip
+            cur.append(frame)
+    return out, frameless, after
 
 
 def tc_frames(path):
@@ -110,10 +123,25 @@ def tc_frames(path):
     return out, users
 
 
+def run_of(part, frames):
+    """Whether part is a run of consecutive frames of frames"""
+    return any(frames[i:i + len(part)] == part for i in range(len(frames) - len(part) + 1))
+
+
 def main():
-    (perf, frameless), (tc, tc_users) = perf_frames(sys.argv[1]), tc_frames(sys.argv[2])
-    compared = named = 0
+    (perf, frameless, after), (tc, tc_users) = perf_frames(sys.argv[1]), tc_frames(sys.argv[2])
+    compared = named = marked = 0
     errors = []
+    for ts, stacks in tc.items():	# the tails after a marker-valued user stack word
+        for n, s in enumerate(stacks):
+            k = next((i for i, f in enumerate(s) if f[0] < KERNEL), len(s))
+            if k == len(s):
+                continue
+            if not any(run_of(s[k:], r) for r in after.get(ts, [])):
+                errors.append(f'{ts / 1e9:.9f}: kernel stack frames of the user half perf does'
+                              f' not print after the user part: {s[k:]}')
+            marked += len(s) - k
+            stacks[n] = s[:k]
     for ts in sorted(ts for ts, k in frameless.items() if k == len(perf[ts])):
         if any(tc.get(ts, [])) or ts in tc_users:
             errors.append(f'{ts / 1e9:.9f}: perf shows no frame, trace-cmd has a stack:'
@@ -137,7 +165,8 @@ def main():
         return 1
     nframeless = sum(frameless.values())
     print(f'kernel frames: {compared} compared, {named} named alike' +
-          (f', {nframeless} samples without frames as perf shows them' if nframeless else ''))
+          (f', {nframeless} samples without frames as perf shows them' if nframeless else '') +
+          (f', {marked} frames after a kernel marker in the user stack' if marked else ''))
     return 0
 
 
