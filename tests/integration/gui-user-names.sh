@@ -63,6 +63,8 @@ chmod -R a+rX "$tmp" && chmod 700 "$tmp/home" "$tmp/run"
 gui_start_xvfb
 
 gui_start_ks open "$tmp/cxx.dat"
+# at 200%, tesseract drops the "std::" of the deep std::__introsort_loop<...> lines
+gui_ocr_scale=300
 gui_read_dock ocr
 cp "$tmp/ocr.png" "$ARTIFACTS/$name.png"
 cp "$tmp/ocr.txt" "$ARTIFACTS/$name.txt"
