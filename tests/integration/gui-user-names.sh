@@ -79,11 +79,12 @@ spec = importlib.util.spec_from_file_location('user_names', sys.argv[3])
 un = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(un)
 ocr = open(sys.argv[1], errors='replace').read()
-m = re.search(r'(\d{4,})\.(\d{9})', ocr)
+# (tesseract may read a blank into the time: "16054.59954 1306")
+m = re.search(r'(\d{4,})\.((?:\d ?){8}\d)', ocr)
 if not m:
     print('no sample time in the panel: %r' % ocr[:300])
     sys.exit(1)
-when = '%s.%s' % m.groups()
+when = '%s.%s' % (m.group(1), m.group(2).replace(' ', ''))
 frames, cur = {}, None
 for line in open(sys.argv[2], errors='replace'):
     h = re.match(r'^\s*(\d+\.\d{9}):', line)
@@ -102,8 +103,9 @@ if when not in frames or not frames[when]:
     print('perf script has no sample with user frames at %s' % when)
     sys.exit(1)
 def norm(s):
-    # OCR confuses l and 1, O and 0, and drops punctuation
-    return re.sub(r'[^a-z0-9]', '', s.lower()).replace('1', 'l').replace('0', 'o')
+    # OCR confuses l and 1, O and 0, g and q (Debian unstable's font), and
+    # drops punctuation
+    return re.sub(r'[^a-z0-9]', '', s.lower()).replace('1', 'l').replace('0', 'o').replace('q', 'g')
 text = norm(ocr)
 want = [f for f in frames[when] if f not in ('[unknown]', 'clone3', '__clone3')]
 cxx = [f for f in want if '::' in f or f == 'worker']
