@@ -15,7 +15,8 @@
  *    weak, global, with fewer leading underscores, with the longer name,
  *    the first in the file;
  *  - a symbol without a size ends where the next one starts, the last one
- *    a page after the page it starts in.
+ *    a page after the page it starts in; one inside a function's range (a
+ *    label in its code) is left out: perf names the function there.
  *
  * Names are demangled as perf script demangles them: libiberty's
  * cplus_demangle() without parameters (C++, and Rust's legacy mangling with
@@ -225,9 +226,15 @@ static void tidy(struct reader *r)
 	if (!r->nr)
 		return;
 	qsort_r(r->s, r->nr, sizeof(*r->s), by_start, r);
-	for (i = 0; i < r->nr; i++)
-		if (!k || r->s[k - 1].start != r->s[i].start)
-			r->s[k++] = r->s[i];
+	for (i = 0; i < r->nr; i++) {
+		if (k && r->s[k - 1].start == r->s[i].start)
+			continue;
+		/* a label inside a function (glibc's __syscall_cancel_arch_end,
+		 * the return address of its syscall): perf names the function */
+		if (k && r->s[i].end == r->s[i].start && r->s[i].start < r->s[k - 1].end)
+			continue;
+		r->s[k++] = r->s[i];
+	}
 	r->nr = k;
 	for (i = 0; i + 1 < k; i++)
 		if (r->s[i].end == r->s[i].start)
