@@ -15,7 +15,8 @@
  *    weak, global, with fewer leading underscores, with the longer name,
  *    the first in the file;
  *  - a symbol without a size ends where the next one starts, the last one
- *    a page after the page it starts in.
+ *    a page after the page it starts in; one inside a function's range (a
+ *    label in its code) is left out: perf names the function there.
  *
  * Names are demangled as perf script demangles them: libiberty's
  * cplus_demangle() without parameters (C++, and Rust's legacy mangling with
@@ -225,9 +226,15 @@ static void tidy(struct reader *r)
 	if (!r->nr)
 		return;
 	qsort_r(r->s, r->nr, sizeof(*r->s), by_start, r);
-	for (i = 0; i < r->nr; i++)
-		if (!k || r->s[k - 1].start != r->s[i].start)
-			r->s[k++] = r->s[i];
+	for (i = 0; i < r->nr; i++) {
+		if (k && r->s[k - 1].start == r->s[i].start)
+			continue;
+		/* a label inside a function (glibc's __syscall_cancel_arch_end,
+		 * the return address of its syscall): perf names the function */
+		if (k && r->s[i].end == r->s[i].start && r->s[i].start < r->s[k - 1].end)
+			continue;
+		r->s[k++] = r->s[i];
+	}
 	r->nr = k;
 	for (i = 0; i + 1 < k; i++)
 		if (r->s[i].end == r->s[i].start)
@@ -323,18 +330,109 @@ const struct p2d_esym *p2d_esyms_find(const struct p2d_esyms *t, uint64_t off)
 	return &t->s[lo - 1];
 }
 
+#ifdef HAVE_LIBIBERTY
+static bool ends_with(const char *s, size_t n, const char *end)
+{
+	size_t k = strlen(end);
+
+	return n >= k && !memcmp(s + n - k, end, k);
+}
+
+/*
+ * The short form of a full signature (libiberty's with parameters), for
+ * the names whose short form libiberty fails on (C++20's requires clause:
+ * "void std::swap<int>(int&, int&) requires ..." is "std::swap<int>"):
+ * without the requires clause, the qualifiers after the parameters, the
+ * parameters, and the return type (up to the last blank out of (), <>
+ * before the name or its "operator" keyword). @full itself where there
+ * are no parameters; NULL where they do not close. Frees @full else.
+ */
+static char *short_of(char *full)
+{
+	size_t n = strlen(full), i, start = 0;
+	int paren = 0, angle = 0;
+	char *out = NULL;
+
+	for (i = 0; i < n; i++) {
+		if (full[i] == '(')
+			paren++;
+		else if (full[i] == ')')
+			paren--;
+		else if (!paren && !strncmp(full + i, " requires ", 10)) {
+			n = i;
+			break;
+		}
+	}
+	for (;;) {
+		if (ends_with(full, n, " const"))
+			n -= 6;
+		else if (ends_with(full, n, " volatile"))
+			n -= 9;
+		else if (ends_with(full, n, " &&"))
+			n -= 3;
+		else if (ends_with(full, n, " &"))
+			n -= 2;
+		else if (ends_with(full, n, " noexcept"))
+			n -= 9;
+		else
+			break;
+	}
+	if (!n || full[n - 1] != ')')
+		return full;	/* no parameters: a variable's name */
+	for (paren = 0, i = n; i-- > 0;) {
+		if (full[i] == ')')
+			paren++;
+		else if (full[i] == '(' && !--paren)
+			break;
+	}
+	if (paren || !i)
+		goto out;
+	n = i;
+	for (paren = 0, i = 0; i < n; i++) {
+		char c = full[i];
+
+		if (!paren && !angle && !strncmp(full + i, "operator", 8) &&
+		    (!i || full[i - 1] == ':' || full[i - 1] == ' '))
+			break;	/* its blanks and <, ( are the name's */
+		if (c == '(')
+			paren++;
+		else if (c == ')')
+			paren--;
+		else if (!paren && c == '<')
+			angle++;
+		else if (!paren && c == '>' && angle)
+			angle--;
+		else if (!paren && !angle && c == ' ')
+			start = i + 1;
+	}
+	out = strndup(full + start, n - start);
+out:
+	free(full);
+	return out;
+}
+#endif
+
 /**
  * p2d_demangle - a symbol's name as perf script prints it
  * @name: the name in the file
  *
  * Returns the demangled name (malloc()ed), or NULL when it is not mangled
  * (or libperf2dat was built without libiberty): @name is printed as it is.
+ * A name libiberty's short form fails on (a C++20 requires clause, which a
+ * perf built without libbfd prints in full) is its full signature reduced.
  */
 char *p2d_demangle(const char *name)
 {
 #ifdef HAVE_LIBIBERTY
-	if (name[0] == '_' && (name[1] == 'Z' || name[1] == 'R'))
-		return cplus_demangle(name, DMGL_NO_OPTS);
+	char *dem, *full;
+
+	if (name[0] == '_' && (name[1] == 'Z' || name[1] == 'R')) {
+		dem = cplus_demangle(name, DMGL_NO_OPTS);
+		if (dem || name[1] != 'Z')
+			return dem;
+		full = cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI);
+		return full ? short_of(full) : NULL;
+	}
 #else
 	(void)name;
 #endif

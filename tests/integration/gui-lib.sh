@@ -93,13 +93,14 @@ gui_stop_ks() {
 }
 
 # gui_read_dock LABEL: click a row of the trace list, screenshot
-# ($tmp/LABEL.png), and the stack view's dock read by OCR into $tmp/LABEL.txt
+# ($tmp/LABEL.png), and the stack view's dock read by OCR into $tmp/LABEL.txt,
+# enlarged by $gui_ocr_scale percent (200 unless set)
 gui_read_dock() {
 	# a row in the lower half of the window: the trace list
 	xdotool mousemove 300 560 click 1 || fail "xdotool"
 	sleep 3
 	import -window root "$tmp/$1.png" || fail "no screenshot"
 	# the dock is on the right: read it, enlarged
-	convert "$tmp/$1.png" -crop 560x800+720+0 +repage -resize 200% "$tmp/$1-dock.png" &&
+	convert "$tmp/$1.png" -crop 560x800+720+0 +repage -resize "${gui_ocr_scale:-200}%" "$tmp/$1-dock.png" &&
 		tesseract "$tmp/$1-dock.png" "$tmp/$1" > /dev/null 2>&1 || fail "tesseract"
 }

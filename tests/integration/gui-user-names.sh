@@ -9,7 +9,9 @@
 # libc6-dbg, a CI package), the installed kernelshark front end opens the
 # trace.dat, xdotool clicks a row of the trace list, and the dock's text,
 # read by OCR, must hold the sample's frames as perf script names them:
-# demangled C++ (ns::Box<long>::get, worker) and libc's start_thread. The
+# demangled C++ (ns::Box<long>::get, worker) and libc's start_thread (a
+# perf that prints C++ signatures, 'worker(int, int)', has them compared
+# reduced to perf2dat's short form, as tests/tools/user-names.py does). The
 # screenshot stays in $ARTIFACTS/gui-user-names.png (doc/stack-view-cxx.png
 # is one). Needs a perf that records here (root): skipped otherwise.
 set -u
@@ -61,6 +63,8 @@ chmod -R a+rX "$tmp" && chmod 700 "$tmp/home" "$tmp/run"
 gui_start_xvfb
 
 gui_start_ks open "$tmp/cxx.dat"
+# at 200%, tesseract drops the "std::" of the deep std::__introsort_loop<...> lines
+gui_ocr_scale=300
 gui_read_dock ocr
 cp "$tmp/ocr.png" "$ARTIFACTS/$name.png"
 cp "$tmp/ocr.txt" "$ARTIFACTS/$name.txt"
@@ -68,14 +72,19 @@ gui_stop_ks
 
 HOME=$tmp PERF_CONFIG=/dev/null "$PERF_REAL" script -f -i "$tmp/cxx.data" -F time,ip,sym,dso --ns \
 	> "$tmp/perf" 2> /dev/null || fail "perf script"
-"$PYTHON3" - "$tmp/ocr.txt" "$tmp/perf" <<'PY' || fail "the panel (OCR in $ARTIFACTS/$name.txt)"
-import re, sys
+oracle=$DATA/../tools/user-names.py
+"$PYTHON3" - "$tmp/ocr.txt" "$tmp/perf" "$oracle" <<'PY' || fail "the panel (OCR in $ARTIFACTS/$name.txt)"
+import importlib.util, re, sys
+spec = importlib.util.spec_from_file_location('user_names', sys.argv[3])
+un = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(un)
 ocr = open(sys.argv[1], errors='replace').read()
-m = re.search(r'(\d{4,})\.(\d{9})', ocr)
+# (tesseract may read a blank into the time: "16054.59954 1306")
+m = re.search(r'(\d{4,})\.((?:\d ?){8}\d)', ocr)
 if not m:
     print('no sample time in the panel: %r' % ocr[:300])
     sys.exit(1)
-when = '%s.%s' % m.groups()
+when = '%s.%s' % (m.group(1), m.group(2).replace(' ', ''))
 frames, cur = {}, None
 for line in open(sys.argv[2], errors='replace'):
     h = re.match(r'^\s*(\d+\.\d{9}):', line)
@@ -85,12 +94,18 @@ for line in open(sys.argv[2], errors='replace'):
         f = re.match(r'^\s*[0-9a-f]+ (.*) \(([^)]*)\)$', line.rstrip())
         if f and 'kernel' not in f.group(2) and f.group(2) != 'inlined':
             cur.append(re.sub(r'\+0x[0-9a-f]+$', '', f.group(1)))
+# a perf that prints C++ signatures: its names reduced to perf2dat's short
+# form (tests/tools/user-names.py), only then
+if un.prints_signatures(un.perf_names(sys.argv[2])):
+    print('perf prints C++ signatures: compared reduced to the short form')
+    frames = {t: [un.short_name(f) for f in fs] for t, fs in frames.items()}
 if when not in frames or not frames[when]:
     print('perf script has no sample with user frames at %s' % when)
     sys.exit(1)
 def norm(s):
-    # OCR confuses l and 1, O and 0, and drops punctuation
-    return re.sub(r'[^a-z0-9]', '', s.lower()).replace('1', 'l').replace('0', 'o')
+    # OCR confuses l and 1, O and 0, g and q (Debian unstable's font), and
+    # drops punctuation
+    return re.sub(r'[^a-z0-9]', '', s.lower()).replace('1', 'l').replace('0', 'o').replace('q', 'g')
 text = norm(ocr)
 want = [f for f in frames[when] if f not in ('[unknown]', 'clone3', '__clone3')]
 cxx = [f for f in want if '::' in f or f == 'worker']

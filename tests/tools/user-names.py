@@ -11,6 +11,15 @@ the last marked "(inlined)": those lines are one frame, under the name of
 the last (the function the code is out of line in); a frame whose only
 lines are "(inlined)" (perf's symbol is another name of that function) is
 named after its last line too.
+C++ names: perf2dat writes the short form (libiberty without parameters:
+'worker', 'std::__introsort_loop<...>'), the form of a perf built with
+libbfd (Debian 12's perf 6.1). A perf built without it (Debian 13's 6.12,
+unstable's) demangles with __cxa_demangle and prints the full signature
+('worker(int, int)', 'void std::__introsort_loop<...>(...)'). When perf's
+names show that it prints signatures (one of them has a parameter list),
+and only then, each of its names is compared reduced exactly to the short
+form (short_name(): the parameter list and what follows it, and a template
+function's return type, go) and one line says so.
 TRACE_CMD_REPORT: `trace-cmd report -t` (user_stack events, "=> NAME" lines,
 a number where trace-cmd has no name; a no-break space in a name is a
 space). STACK_VIEW: the headless stack view's dump
@@ -41,6 +50,7 @@ PERF_FRAME = re.compile(r'^\s+(?P<addr>[0-9a-f]+)\s+(?P<sym>.*?)\s+\((?P<dso>[^)
 PERF_SAMPLE = re.compile(r'(?P<s>\d+)\.(?P<ns>\d{9}):')
 TC_EVENT = re.compile(r'(?P<s>\d+)\.(?P<ns>\d{9}):\s+(?P<event>[^:\s]+):')
 TC_FRAME = re.compile(r'^\s*=>\s+(?P<name>.*?)\s*$')
+PERF_MAP = re.compile(r'/perf-\d+\.map$')
 VIEW_SAMPLE = re.compile(r'^sample \d+ (?P<ts>\d+) ')
 VIEW_FRAME = re.compile(r'^frame (?P<kind>[ku])\s+(?P<addr>[0-9a-f]+) (?P<name>.*) \((?P<file>[^()]*)\)$')
 
@@ -50,13 +60,120 @@ def bare(name):
     return re.sub(r'\+0x[0-9a-f]+$', '', name.strip())
 
 
+OPERATORS = sorted(['->*', '<<=', '>>=', '<=>', '()', '[]', '->', '<<', '>>', '<=', '>=', '==',
+                    '!=', '&&', '||', '++', '--', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=',
+                    '+', '-', '*', '/', '%', '^', '&', '|', '~', '!', '=', '<', '>', ','],
+                   key=len, reverse=True)
+SPECIAL = re.compile(r'^(?:(?:non-)?transaction clone for|(?:non-)?virtual thunk to|covariant return '
+                     r'thunk to|(?:construction )?vtable for|VTT for|typeinfo (?:name |fn )?for|'
+                     r'guard variable for|reference temporary #\d+ for|TLS (?:init|wrapper) function '
+                     r'for|hidden alias for) ')
+QUALIFIERS = re.compile(r'(?:\s+(?:const|volatile|&&|&|noexcept|transaction_safe))+$')
+REQUIRES = re.compile(r' requires ')
+CLONES = re.compile(r'(?:\s\[clone [^\]]*\])+$')
+OPEN, CLOSE = '<({[', '>)}]'
+
+
+def top_level(name):
+    """The name's characters with their nesting depth in <>, (), {}, [] (a
+    ')' closes any '<' left open since its '(': a less-than in an expression,
+    'decltype (a<b)'; a '>' with no '<' open is a greater-than), the
+    operator symbols after an 'operator' keyword (its own '(' or '<' opens
+    nothing) at depth None; and where that keyword starts at depth 0"""
+    stack, i, out, op_at = [], 0, [], None
+    while i < len(name):
+        if (name.startswith('operator', i) and (i == 0 or not (name[i - 1].isalnum() or name[i - 1] == '_'))
+                and not (i + 8 < len(name) and (name[i + 8].isalnum() or name[i + 8] == '_'))):
+            if not stack:
+                op_at = i
+            out.extend((c, len(stack)) for c in 'operator')
+            i += 8
+            while i < len(name) and name[i] == ' ':
+                out.append((' ', None))
+                i += 1
+            for op in OPERATORS:
+                if name.startswith(op, i):
+                    out.extend((c, None) for c in op)
+                    i += len(op)
+                    break
+            continue
+        c = name[i]
+        if c in OPEN:
+            out.append((c, len(stack)))
+            stack.append(c)
+        elif c == '>' and stack and stack[-1] == '<':
+            stack.pop()
+            out.append((c, len(stack)))
+        elif c in ')]}' and OPEN[CLOSE.index(c)] in stack:
+            while stack.pop() != OPEN[CLOSE.index(c)]:
+                pass
+            out.append((c, len(stack)))
+        else:
+            out.append((c, len(stack)))
+        i += 1
+    return out, op_at
+
+
+def short_name(full):
+    """perf's full C++ signature reduced to the short form (libiberty's
+    without parameters), e.g. 'void std::sort<It>(It, It)' -> 'std::sort<It>':
+    the trailing parameter list at depth 0 goes, with the qualifiers after it
+    (' const', ' &&', ...), a requires clause and any ' [clone .SUFFIX]'; and the return type of
+    a template function (up to the last blank at depth 0 before the name, the
+    blanks of an 'operator new' or 'operator unsigned long' the name's own).
+    A name without such a list (C, or the short form) is returned as it is;
+    so are special names ('virtual thunk to ...'), whose parameters the short
+    form keeps."""
+    if SPECIAL.match(full):
+        return full
+    clone = CLONES.search(full)
+    name = full[:clone.start()] if clone else full
+    chars, _ = top_level(name)
+    req = REQUIRES.search(''.join(c if d == 0 else '_' for c, d in chars))
+    if req:		# a C++20 requires clause after the parameters
+        name = name[:req.start()]
+    name = QUALIFIERS.sub('', name)
+    chars, op_at = top_level(name)
+    if not chars or chars[-1] != (')', 0):
+        return full		# no parameter list: a C name, or the short form already
+    i = len(chars) - 1
+    while chars[i] != ('(', 0):
+        i -= 1
+    name = name[:i]
+    chars = chars[:i]
+    # a return type (template functions): up to the last blank at depth 0
+    # before the name (before its 'operator' keyword, whose blanks are its own)
+    end = op_at if op_at is not None else len(chars)
+    cut = max((k for k in range(end) if chars[k] == (' ', 0)), default=-1)
+    return name[cut + 1:]
+
+
+def perf_names(path):
+    """The names perf script gives frames, but those of a JIT map (written
+    by the program as it likes, never demangled: 'Jit::spin two(int)')"""
+    for line in open(path, errors='replace'):
+        f = PERF_FRAME.match(line)
+        if f and not PERF_MAP.search(f['dso']) and not f['sym'].startswith('[unknown]'):
+            yield bare(f['sym'])
+
+
+def prints_signatures(names):
+    """Whether the perf that wrote these names prints C++ signatures: a perf
+    built without libbfd (Debian 13's, unstable's) demangles with
+    __cxa_demangle, which keeps the parameters ('worker(int, int)'); one
+    with libbfd (Debian 12's) prints the short form ('worker'), as
+    perf2dat does. Some name with a parameter list says so."""
+    return any(n and short_name(n) != n for n in names)
+
+
 def unnamed(name):
     return name is None or name.startswith('[unknown]') or re.match(r'^(0x)?[0-9a-f]+$', name)
 
 
-def perf_user(path):
+def perf_user(path, signatures):
     """timestamp -> the samples' user frames (names, None for [unknown]), and
-    timestamp -> for each frame, the names perf prints "(inlined)" before it"""
+    timestamp -> for each frame, the names perf prints "(inlined)" before it;
+    with @signatures, C++ names reduced to the short form"""
     out = collections.defaultdict(list)
     inl = collections.defaultdict(list)
     cur, last, pending = None, None, False
@@ -67,6 +184,8 @@ def perf_user(path):
             if addr >= KERNEL or 'kernel' in f['dso']:
                 continue
             name = None if f['sym'].startswith('[unknown]') else bare(f['sym'])
+            if name and signatures and not PERF_MAP.search(f['dso']):
+                name = short_name(name)
             if cur and last == addr and pending:
                 curi[-1] = curi[-1] + (cur[-1],)
                 cur[-1] = name		# the holder (or a next inline) of an inlined line
@@ -208,7 +327,10 @@ def main():
     ap.add_argument('report')
     ap.add_argument('view', nargs='?')
     a = ap.parse_args()
-    perf, pinl = perf_user(a.perf)
+    signatures = prints_signatures(perf_names(a.perf))
+    if signatures:
+        print('perf prints C++ signatures: compared reduced to the short form')
+    perf, pinl = perf_user(a.perf, signatures)
     ok = compare(perf, report_user(a.report), 'trace-cmd report', a.otherwise)
     if a.view:
         view, vinl = view_user(a.view)
