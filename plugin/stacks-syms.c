@@ -317,6 +317,19 @@ static bool same_function(const char *view, const char *dwarf)
 }
 
 /*
+ * Is @name what the symbol table calls the function at @file_off of @ef?
+ * (A recording of perf 7 names the frames of unwound stacks so, where perf 6
+ * and DWARF give the function another name: __libc_start_main@@GLIBC_2.34,
+ * __libc_start_main_impl.)
+ */
+static bool symtab_names(const struct elf_file *ef, uint64_t file_off, const char *name)
+{
+	const struct p2d_esym *s = p2d_esyms_find(&ef->syms, file_off);
+
+	return s && same_function(name, ef->syms.names + s->name);
+}
+
+/*
  * The functions inlined at user frame @f (of the file @path mapped at
  * @start, named @name), innermost first, to @add as perf script lists them
  * ("ADDR NAME (inlined)" lines before the frame's): from the DWARF of the
@@ -341,7 +354,8 @@ static void inlines(struct p2d_ks_syms *y, const char *path, uint64_t start, con
 	vaddr = f->addr - start + ef->x_vaddr;
 	names = dwarf_of(y, ef);
 	outer = names ? p2d_dwarf_names_at(names, vaddr, &err) : NULL;
-	if (!outer || (y->in_trace && !same_function(name0, outer)) ||
+	if (!outer || (y->in_trace && !same_function(name0, outer) &&
+		       !symtab_names(ef, f->addr - start + ef->x_off, name0)) ||
 	    !dwarf_addrdie(ef->dw, vaddr, &cu))
 		return;
 	n = dwarf_getscopes(&cu, vaddr, &scopes);

@@ -137,6 +137,20 @@ static int no_samples(struct p2d_conv *cv)
 }
 
 /*
+ * Does the perf that made the recording name the frames of unwound stacks
+ * after the DWARF of their function? perf 6 does: the outermost entry of its
+ * inline resolution names the frame (6.1 on Debian 12, 6.12 on Debian 13).
+ * perf 7 names them from the symbol table, as frame-pointer frames, and
+ * takes only the inlined functions from DWARF (7.2 on Debian unstable:
+ * __libc_start_main@@GLIBC_2.34 where perf 6 says __libc_start_main_impl).
+ * A recording without a version is taken for perf 6's.
+ */
+static bool perf_names_by_dwarf(const char *version)
+{
+	return !version || strtoul(version, NULL, 10) < 7;
+}
+
+/*
  * The user addresses named (usyms.c), their lines after the kernel's: of a
  * 64-bit recording of this machine (or of --symfs), whose user addresses are
  * told from kernel ones by their top bit
@@ -152,8 +166,8 @@ static int user_symbols(struct p2d_conv *cv)
 	if (!cv->usyms || cv->opts->no_user_names || cv->tracing->long_size != 8 ||
 	    p2d_conv_foreign(cv))
 		return 0;
-	ret = p2d_usyms_finish(cv->usyms, cv->dsos, arch ? arch->machine : 0, cv->sum->unwound > 0,
-			       u);
+	ret = p2d_usyms_finish(cv->usyms, cv->dsos, arch ? arch->machine : 0,
+			       cv->sum->unwound > 0 && perf_names_by_dwarf(cv->meta.perf_version), u);
 	if (ret || !u->text)
 		return ret;
 	text = realloc(cv->ksyms_out.text, klen + u->len + 1);
