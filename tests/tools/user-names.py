@@ -31,7 +31,11 @@ Sample by sample (by timestamp and order), the two lists of user frames are
 aligned by the shortest edit script (perf's libunwind reports some frames
 twice). A frame perf names must get the same name: counted alike; another
 name at its place is "named otherwise"; a number, [unknown] or no frame at
-its place is "not named or not there". Prints "user names: N/M frames perf names are named alike (W named
+its place is "not named or not there"; another symbol of the same
+function (the same address and size in one of the files perf names frames
+in, or their debug files: glibc's __GI_ aliases, which perf 7.2 chooses
+among otherwise than perf 6.1 and perf2dat) is counted and listed apart,
+neither alike nor otherwise. Prints "user names: N/M frames perf names are named alike (W named
 otherwise, U not named or not there, S samples)" for the report (and the
 view); exits 0 only when M > 0, N >= 99% of M, and W <= SHARE x M (0: none
 named otherwise, the default), for each. With a view, also the inlined
@@ -42,7 +46,9 @@ there must be some: perf 6.1 shows none in frame-pointer stacks).
 import argparse
 import collections
 import difflib
+import os
 import re
+import subprocess
 import sys
 
 KERNEL = 0xffff800000000000
@@ -285,9 +291,59 @@ def compare_inlines(perf, pinl, view, vinl, need):
     return (bool(m) or not need) and n >= 0.99 * m
 
 
-def compare(perf, got, what, max_otherwise):
-    n = m = w = u = samples = 0
+def perf_dsos(path):
+    """The files perf script names user frames in"""
+    out = set()
+    for line in open(path, errors='replace'):
+        f = PERF_FRAME.match(line)
+        if f and f['dso'].startswith('/') and not PERF_MAP.search(f['dso']):
+            out.add(f['dso'])
+    return out
+
+
+def func_symbols(path):
+    """(name without its version, value, size) of the FUNC symbols of the
+    ELF file @path and of its debug file (/usr/lib/debug/.build-id)"""
+    files = [path]
+    try:
+        notes = subprocess.run(['readelf', '-nW', path], capture_output=True, text=True).stdout
+        b = re.search(r'Build ID: ([0-9a-f]{4,})', notes)
+        if b:
+            files.append(f'/usr/lib/debug/.build-id/{b[1][:2]}/{b[1][2:]}.debug')
+    except OSError:
+        return
+    for f in files:
+        if not os.path.isfile(f):
+            continue
+        out = subprocess.run(['readelf', '-sW', f], capture_output=True, text=True).stdout
+        for line in out.splitlines():
+            c = line.split()
+            if len(c) >= 8 and c[3] == 'FUNC' and c[6] != 'UND':
+                yield re.sub(r'@.*$', '', c[7]), int(c[1], 16), int(c[2], 0)
+
+
+class Aliases:
+    """Names of one function: symbols of the same address and size in one
+    of the files perf names frames in (glibc's __GI___clone3 and __clone3,
+    _dl_catch_exception and __GI__dl_catch_exception), which perfs choose
+    among differently (perf 7.2 takes __GI__dl_catch_exception where perf
+    6.1 and perf2dat take the global _dl_catch_exception)"""
+
+    def __init__(self, dsos):
+        self.at = collections.defaultdict(set)
+        for d in dsos:
+            for name, value, size in func_symbols(d):
+                if size:
+                    self.at[name].add((d, value, size))
+
+    def same(self, a, b):
+        return bool(self.at.get(a, set()) & self.at.get(b, set()))
+
+
+def compare(perf, got, what, max_otherwise, aliases=None):
+    n = m = w = u = samples = al = 0
     otherwise = collections.Counter()
+    alias = collections.Counter()
     for ts, chains in perf.items():
         theirs = got.get(ts, [])
         for i, chain in enumerate(chains):
@@ -309,6 +365,9 @@ def compare(perf, got, what, max_otherwise):
                         n += 1
                     elif unnamed(g):
                         u += 1
+                    elif aliases and aliases.same(name, g):
+                        al += 1
+                        alias[(name, g)] += 1
                     else:
                         w += 1
                         otherwise[(name, g)] += 1
@@ -316,6 +375,11 @@ def compare(perf, got, what, max_otherwise):
           f' otherwise, {u} not named or not there, {samples} samples)')
     for (want, g), k in otherwise.most_common(5):
         print(f'  {k} x perf {want!r}, {what} {g!r}')
+    if al:
+        print(f'{what}: {al} frames named by another symbol of the same function (same file,'
+              f' address and size) than perf chose:')
+        for (want, g), k in alias.most_common(5):
+            print(f'  {k} x perf {want!r}, {what} {g!r}')
     return bool(m) and n >= 0.99 * m and w <= max_otherwise * m
 
 
@@ -331,10 +395,11 @@ def main():
     if signatures:
         print('perf prints C++ signatures: compared reduced to the short form')
     perf, pinl = perf_user(a.perf, signatures)
-    ok = compare(perf, report_user(a.report), 'trace-cmd report', a.otherwise)
+    aliases = Aliases(perf_dsos(a.perf))
+    ok = compare(perf, report_user(a.report), 'trace-cmd report', a.otherwise, aliases)
     if a.view:
         view, vinl = view_user(a.view)
-        ok = compare(perf, view, 'stack view', a.otherwise) and ok
+        ok = compare(perf, view, 'stack view', a.otherwise, aliases) and ok
         ok = compare_inlines(perf, pinl, view, vinl, a.inlines) and ok
     return 0 if ok else 1
 
