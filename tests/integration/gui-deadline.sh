@@ -10,8 +10,10 @@
 #    the converter and its child are gone, and KernelShark still runs; once
 #    the box is closed (Return), KernelShark's own "contains no data"
 #    dialog follows;
-# 2. one that writes to its standard output without end;
-#    PERF2DAT_MAX_OUTPUT=1000000: the box names the bound.
+# 2. one that writes to its standard output without end (after two
+#    seconds, as a converter at work for a while: while KernelShark's
+#    progress bar turns); PERF2DAT_MAX_OUTPUT=1000000: the box names the
+#    bound.
 #
 # The screenshots are kept in $ARTIFACTS (gui-deadline-*.png). Run as root,
 # KernelShark is started as "nobody" (as root it shows a modal warning over
@@ -74,7 +76,7 @@ fail() {
 }
 
 # What the unprivileged user reads: plugin, library, recording, converters.
-mkdir -p "$tmp/lib" "$tmp/home" "$tmp/run" || exit 1
+mkdir -p "$tmp/lib" "$tmp/home-hang" "$tmp/home-flood" "$tmp/run" || exit 1
 . "$TOP_SRCDIR/tests/integration/plugin-lock.sh"
 plugin_lock_shared
 cp "$KSHARK_PLUGIN" "$tmp/lib/plugin-perf2dat.so" && cp -L "$lib" "$tmp/lib/${lib##*/}" &&
@@ -82,12 +84,13 @@ cp "$KSHARK_PLUGIN" "$tmp/lib/plugin-perf2dat.so" && cp -L "$lib" "$tmp/lib/${li
 exec 9>&-
 printf '#!/bin/sh\nsh -c "while :; do sleep 1; done" "$0" &\nwhile :; do sleep 1; done\n' \
 	> "$tmp/lib/hang.sh"
-printf '#!/bin/sh\ntrap "" XFSZ\nwhile :; do echo 0123456789abcdef; done 2> /dev/null\n' \
+printf '#!/bin/sh\ntrap "" XFSZ\nsleep 2\nwhile :; do echo 0123456789abcdef; done 2> /dev/null\n' \
 	> "$tmp/lib/flood.sh"
 chmod 755 "$tmp" "$tmp/lib" "$tmp"/lib/*.sh && chmod 644 "$tmp"/lib/*.so* "$tmp/sample.data" ||
 	exit 1
-chmod 700 "$tmp/home" "$tmp/run"
-[ -z "$runas" ] || chown nobody "$tmp/home" "$tmp/run" || exit 1
+# a home of its own for each KernelShark: nothing one saves reaches the other
+chmod 700 "$tmp/home-hang" "$tmp/home-flood" "$tmp/run"
+[ -z "$runas" ] || chown nobody "$tmp/home-hang" "$tmp/home-flood" "$tmp/run" || exit 1
 
 gui_start_xvfb
 
@@ -95,7 +98,7 @@ gui_start_xvfb
 # sample.data, converted by CONVERTER with the limit VAR=VALUE
 start_ks() {
 	$runas env -i PATH=/usr/local/bin:/usr/bin:/bin DISPLAY="$DISPLAY" \
-		HOME="$tmp/home" XDG_RUNTIME_DIR="$tmp/run" TMPDIR="$tmp/run" \
+		HOME="$tmp/home-$1" XDG_RUNTIME_DIR="$tmp/run" TMPDIR="$tmp/run" \
 		LD_LIBRARY_PATH="$tmp/lib" PERF2DAT_CONVERTER="$tmp/lib/$2" "$3" \
 		QT_QPA_PLATFORM=xcb sh -c 'echo $$ > "$0/ks.pid"; exec "$@"' "$tmp/run" \
 		"$KS" -geometry 1280x800+0+0 -p "$tmp/lib/plugin-perf2dat.so" "$tmp/sample.data" \
