@@ -100,7 +100,15 @@ gui_read_dock() {
 	xdotool mousemove 300 560 click 1 || fail "xdotool"
 	sleep 3
 	import -window root "$tmp/$1.png" || fail "no screenshot"
+	gui_ocr_dock "$1" "${gui_ocr_scale:-200}"
+	mv "$tmp/$1-${gui_ocr_scale:-200}.txt" "$tmp/$1.txt" || exit 1
+}
+
+# gui_ocr_dock LABEL SCALE: the dock of the screenshot $tmp/LABEL.png read
+# by OCR, enlarged by SCALE percent, into $tmp/LABEL-SCALE.txt (a second
+# reading at another size, for text one size misreads)
+gui_ocr_dock() {
 	# the dock is on the right: read it, enlarged
-	convert "$tmp/$1.png" -crop 560x800+720+0 +repage -resize "${gui_ocr_scale:-200}%" "$tmp/$1-dock.png" &&
-		tesseract "$tmp/$1-dock.png" "$tmp/$1" > /dev/null 2>&1 || fail "tesseract"
+	convert "$tmp/$1.png" -crop 560x800+720+0 +repage -resize "$2%" "$tmp/$1-dock.png" &&
+		tesseract "$tmp/$1-dock.png" "$tmp/$1-$2" > /dev/null 2>&1 || fail "tesseract"
 }
