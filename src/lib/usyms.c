@@ -507,6 +507,16 @@ static int write_text(struct p2d_usyms *u, const struct claim *c, size_t n,
 			     c[i].start;
 		line(f, at, label_of(u, &c[i], number, sizeof(number)));
 	}
+	/*
+	 * and one right after the last address: libtraceevent resolves no
+	 * address by the last entry of its table (it looks for the entry below
+	 * the next one), which this one is when the kernel has none. Only its
+	 * own address would print its name, the number it is.
+	 */
+	if (c[n - 1].addr < UINT64_MAX) {
+		snprintf(number, sizeof(number), "0x%llx", (unsigned long long)c[n - 1].addr + 1);
+		line(f, c[n - 1].addr + 1, number);
+	}
 	if (fclose(f)) {
 		free(out->text);
 		out->text = NULL;
