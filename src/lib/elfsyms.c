@@ -11,12 +11,17 @@
  *  - at file offsets: a symbol's address less the address the file's
  *    loadable segment maps it at, plus that segment's offset (a recorded
  *    mapping's pgoff counts in file offsets);
+ *  - a symbol without a size ends where the next one starts (in address,
+ *    then file order: of several at one address only the last gets a
+ *    size so), the last one a page after the page it starts in; then
+ *    (symbols__fixup_end() before symbols__fixup_duplicate(), as perf)
  *  - of several at one address the one perf prints: one with a size, not
  *    weak, global, with fewer leading underscores, with the longer name,
- *    the first in the file;
- *  - a symbol without a size ends where the next one starts, the last one
- *    a page after the page it starts in; one inside a function's range (a
- *    label in its code) is left out: perf names the function there.
+ *    the first in the file (a static program's stripped copy may put a
+ *    .bss object at the offset of _start: _start, sized so, and global,
+ *    is the one);
+ *  - one without a size of its own inside a function's range (a label in
+ *    its code) is left out: perf names the function there.
  *
  * Names are demangled as perf script demangles them: libiberty's
  * cplus_demangle() without parameters (C++, and Rust's legacy mangling with
@@ -41,6 +46,7 @@ struct rsym {
 	uint32_t	name;
 	uint32_t	order;		/* in the file */
 	uint8_t		bind;
+	bool		sized;		/* by the file, not by the next symbol */
 };
 
 struct reader {
@@ -162,6 +168,7 @@ static int read_table(struct reader *r, Elf *elf, Elf_Scn *scn, const GElf_Shdr 
 		r->s[r->nr].end = off + sym.st_size;
 		r->s[r->nr].order = (uint32_t)r->nr;
 		r->s[r->nr].bind = (uint8_t)GELF_ST_BIND(sym.st_info);
+		r->s[r->nr].sized = sym.st_size != 0;
 		r->nr++;
 	}
 	return 0;
@@ -209,38 +216,40 @@ static int better(const struct reader *r, const struct rsym *a, const struct rsy
 	return (a->order > b->order) - (a->order < b->order);
 }
 
-static int by_start(const void *x, const void *y, void *arg)
+static int by_start(const void *x, const void *y)
 {
 	const struct rsym *a = x, *b = y;
 
 	if (a->start != b->start)
 		return a->start < b->start ? -1 : 1;
-	return better(arg, a, b);
+	return (a->order > b->order) - (a->order < b->order);
 }
 
-/* Sort, keep the best of each address, give symbols without a size their end */
+/* Sort, give symbols without a size their end, keep the best of each address */
 static void tidy(struct reader *r)
 {
-	size_t i, k = 0;
+	size_t i, j, best, k = 0;
 
 	if (!r->nr)
 		return;
-	qsort_r(r->s, r->nr, sizeof(*r->s), by_start, r);
-	for (i = 0; i < r->nr; i++) {
-		if (k && r->s[k - 1].start == r->s[i].start)
-			continue;
-		/* a label inside a function (glibc's __syscall_cancel_arch_end,
-		 * the return address of its syscall): perf names the function */
-		if (k && r->s[i].end == r->s[i].start && r->s[i].start < r->s[k - 1].end)
-			continue;
-		r->s[k++] = r->s[i];
-	}
-	r->nr = k;
-	for (i = 0; i + 1 < k; i++)
+	qsort(r->s, r->nr, sizeof(*r->s), by_start);
+	for (i = 0; i + 1 < r->nr; i++)
 		if (r->s[i].end == r->s[i].start)
 			r->s[i].end = r->s[i + 1].start;
-	if (r->s[k - 1].end == r->s[k - 1].start)
-		r->s[k - 1].end = ((r->s[k - 1].start + 4095) & ~4095ull) + 4096;
+	if (r->s[i].end == r->s[i].start)
+		r->s[i].end = ((r->s[i].start + 4095) & ~4095ull) + 4096;
+	for (i = 0; i < r->nr; i = j) {
+		best = i;
+		for (j = i + 1; j < r->nr && r->s[j].start == r->s[i].start; j++)
+			if (better(r, &r->s[j], &r->s[best]) < 0)
+				best = j;
+		/* a label inside a function (glibc's __syscall_cancel_arch_end,
+		 * the return address of its syscall): perf names the function */
+		if (k && !r->s[best].sized && r->s[best].start < r->s[k - 1].end)
+			continue;
+		r->s[k++] = r->s[best];
+	}
+	r->nr = k;
 }
 
 /**
