@@ -174,7 +174,8 @@ static int user_symbols(struct p2d_conv *cv)
 
 static int finish_events(struct p2d_conv *cv)
 {
-	uint64_t late, off;
+	uint64_t late;
+	int64_t off;
 	int ret;
 
 	ret = p2d_reorder_flush(cv->queue);
@@ -199,7 +200,7 @@ static int finish_events(struct p2d_conv *cv)
 		p2d_warn(&cv->diag, P2D_NO_OFFSET, "the recording has no samples: the"
 			 " trace.dat has no events");
 	if (cv->opts->tod && !p2d_tod_offset(&cv->meta, &off))
-		return p2d_no_tod(&cv->diag);
+		return p2d_no_tod(&cv->diag, &cv->meta);
 	if (cv->sum->unwind_short)
 		p2d_warn(&cv->diag, P2D_NO_OFFSET, "%llu user stacks stop early, at a file missing"
 			 " here or of another build id than the recording's (--symfs DIR, perf's"
