@@ -214,6 +214,22 @@ static int finish_events(struct p2d_conv *cv)
 	return p2d_conv_cancelled(cv);
 }
 
+/*
+ * The CPUs of the output: the recording machine's (NRCPUS), or as many as
+ * hold events if more; one when the samples do not say where they were
+ * taken (a per-task recording without PERF_SAMPLE_CPU: all are on CPU 0)
+ */
+static int output_cpus(const struct p2d_conv *cv)
+{
+	uint32_t n = cv->meta.nr_cpus_avail, used = p2d_cpufiles_nr(cv->cpus);
+
+	if (cv->stats.no_cpu && used <= 1)
+		return 1;
+	if (used > n)
+		n = used;
+	return n && n <= INT32_MAX ? (int)n : 1;
+}
+
 static void fill_summary(struct p2d_conv *cv, int out_fd)
 {
 	struct p2d_summary *sum = cv->sum;
@@ -230,15 +246,13 @@ static void fill_summary(struct p2d_conv *cv, int out_fd)
 		sum->uncompressed_bytes += c->bytes;
 		if (!c->events)
 			continue;
-		sum->cpus = (int)i + 1;
 		if (first || c->first_ts < sum->first_ts)
 			sum->first_ts = c->first_ts;
 		if (first || c->last_ts > sum->last_ts)
 			sum->last_ts = c->last_ts;
 		first = false;
 	}
-	if ((uint32_t)sum->cpus < cv->meta.nr_cpus_avail)
-		sum->cpus = (int)cv->meta.nr_cpus_avail;
+	sum->cpus = output_cpus(cv);
 	sum->tasks = p2d_tasks_count(cv->tasks);
 	sum->uncompressed_bytes += cv->tracing->blob_len + cv->ksyms_out.len + FIXED_BYTES +
 				   (uint64_t)sum->tasks * TASK_BYTES;
@@ -274,6 +288,7 @@ static int write_output(struct p2d_conv *cv, int out_fd)
 		.maps		= cv->maps,
 		.dsos		= cv->dsos,
 		.cpus		= cv->cpus,
+		.nr_cpus	= output_cpus(cv),
 		.data_dir	= cv->data_dir,
 		.names		= cv->names,
 		.debug		= o->log_level >= P2D_LOG_DEBUG,

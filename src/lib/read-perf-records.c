@@ -147,8 +147,10 @@ static int rec_sample(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 			  " (PERF_SAMPLE_TIME) cannot be placed: not converted");
 		return 0;
 	}
-	if (!s.has_cpu)
+	if (!s.has_cpu) {
+		r->stats->no_cpu++;
 		p2d_rd_warn_once(r, &r->warned_cpu, c->base, no_cpu);
+	}
 	s.ev.swap = c->swap;
 	s.ev.off = c->base;
 	s.ev.kernel_ip = (misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;

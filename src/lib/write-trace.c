@@ -190,15 +190,6 @@ static int add_options(const struct p2d_write_job *j, struct tracecmd_output *h,
 
 /* ------------------------------------------------------------------------ */
 
-static int output_cpus(const struct p2d_write_job *j)
-{
-	int n = (int)j->meta->nr_cpus_avail, used = (int)p2d_cpufiles_nr(j->cpus);
-
-	if (used > n)
-		n = used;
-	return n ? n : 1;
-}
-
 static char **cpu_paths(const struct p2d_write_job *j, int nr_cpus, int empty_fd)
 {
 	char **paths = calloc((size_t)nr_cpus + 1, sizeof(*paths));
@@ -545,7 +536,7 @@ static void reserve_output(const struct p2d_write_job *j, int out_fd)
  */
 int p2d_write_trace(const struct p2d_write_job *j, struct p2d_diag *d, int out_fd)
 {
-	int nr_cpus = output_cpus(j);
+	int nr_cpus = j->nr_cpus > 0 ? j->nr_cpus : 1;
 	char **paths = NULL;
 	int empty_fd, ret;
 
