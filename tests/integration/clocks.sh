@@ -24,9 +24,12 @@ fail() {
 }
 rewrite="$DATA/../tools/perf-rewrite.py"
 
-# convert IN: the trace.dat in $tmp/out.dat, warnings in $tmp/err
+# convert IN: the trace.dat in $tmp/out.dat, warnings in $tmp/err (no file
+# of this host is looked at: its libraries are not the recording's)
+mkdir "$tmp/root"
 convert() {
-	"$PERF2DAT" -f --kallsyms none "$@" -o "$tmp/out.dat" > "$tmp/out" 2> "$tmp/err" ||
+	"$PERF2DAT" -f --kallsyms none --symfs "$tmp/root" "$@" -o "$tmp/out.dat" > "$tmp/out" \
+		2> "$tmp/err" ||
 		fail "$*: perf2dat: $(cat "$tmp/err")"
 }
 # clock_is NAME TSC2NSEC(yes|no) WHAT: what the trace.dat says and how report prints it
@@ -93,7 +96,7 @@ flip clock-cc-mono.data 0
 convert "$tmp/in.data"
 one_warning "$disagree: 1 of 2 give another than perf; $taken perf" "clock-cc-mono.data, attr 0"
 clock_is perf no "clock-cc-mono.data, attr 0"
-"$PERF2DAT" -q -f --tod --kallsyms none "$tmp/in.data" -o "$tmp/tod.dat" 2> "$tmp/err" &&
+"$PERF2DAT" -q -f --tod --kallsyms none --symfs "$tmp/root" "$tmp/in.data" -o "$tmp/tod.dat" 2> "$tmp/err" &&
 	fail "--tod with clock data of another clock succeeded"
 grep -q -- '--tod: the clock data is of the mono clock, the samples were taken with the perf clock$' \
 	"$tmp/err" || fail "--tod, clock data of another clock: $(cat "$tmp/err")"
