@@ -7,7 +7,8 @@
  *   trace-cmd convert [-i] perf.data ... (without --from-perf)
  *	the same, when the input is a perf.data;
  *   trace-cmd report ... / trace-cmd dump ... / trace-cmd hist ...
- *	given a perf.data (recognised by its magic, not its name), convert it
+ *	given a perf.data (recognised by its magic, not its name; "-" is
+ *	standard input, a perf.data in pipe or file mode), convert it
  *	to a private unlinked temporary file and run the real trace-cmd on
  *	/proc/self/fd/N, every other argument unchanged, with that name put
  *	back to the user's in what it prints (trace-cmd-front-rename.c);
@@ -332,12 +333,22 @@ static char *make_link(const char *user, int fd)
 	return path;
 }
 
+/*
+ * Is @name an input to convert? A perf.data, or "-": standard input, which
+ * trace-cmd cannot read (it opens a file named "-"), as perf2dat -i - reads
+ * it: a perf.data in pipe or file mode, told apart by its content.
+ */
+static bool perf_input_name(const char *name)
+{
+	return !strcmp(name, "-") || p2d_is_perf_path(name);
+}
+
 /* Replace the file name at @argv[@i] + @off by a converted copy, if a perf.data */
 static bool replace_input(char **argv, int i, size_t off)
 {
 	char *path, *arg;
 
-	if (!p2d_is_perf_path(argv[i] + off))
+	if (!perf_input_name(argv[i] + off))
 		return false;
 	if (nr_names == (int)(sizeof(names) / sizeof(names[0])))
 		die_front("more than %d perf.data inputs", nr_names);

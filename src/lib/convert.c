@@ -174,7 +174,8 @@ static int user_symbols(struct p2d_conv *cv)
 
 static int finish_events(struct p2d_conv *cv)
 {
-	uint64_t late, off;
+	uint64_t late;
+	int64_t off;
 	int ret;
 
 	ret = p2d_reorder_flush(cv->queue);
@@ -199,7 +200,7 @@ static int finish_events(struct p2d_conv *cv)
 		p2d_warn(&cv->diag, P2D_NO_OFFSET, "the recording has no samples: the"
 			 " trace.dat has no events");
 	if (cv->opts->tod && !p2d_tod_offset(&cv->meta, &off))
-		return p2d_no_tod(&cv->diag);
+		return p2d_no_tod(&cv->diag, &cv->meta);
 	if (cv->sum->unwind_short)
 		p2d_warn(&cv->diag, P2D_NO_OFFSET, "%llu user stacks stop early, at a file missing"
 			 " here or of another build id than the recording's (--symfs DIR, perf's"
@@ -211,6 +212,22 @@ static int finish_events(struct p2d_conv *cv)
 		return p2d_error(&cv->diag, P2D_NO_OFFSET, ret, "kernel symbols: %s",
 				 strerror(-ret));
 	return p2d_conv_cancelled(cv);
+}
+
+/*
+ * The CPUs of the output: the recording machine's (NRCPUS), or as many as
+ * hold events if more; one when the samples do not say where they were
+ * taken (a per-task recording without PERF_SAMPLE_CPU: all are on CPU 0)
+ */
+static int output_cpus(const struct p2d_conv *cv)
+{
+	uint32_t n = cv->meta.nr_cpus_avail, used = p2d_cpufiles_nr(cv->cpus);
+
+	if (cv->stats.no_cpu && used <= 1)
+		return 1;
+	if (used > n)
+		n = used;
+	return n && n <= INT32_MAX ? (int)n : 1;
 }
 
 static void fill_summary(struct p2d_conv *cv, int out_fd)
@@ -229,15 +246,13 @@ static void fill_summary(struct p2d_conv *cv, int out_fd)
 		sum->uncompressed_bytes += c->bytes;
 		if (!c->events)
 			continue;
-		sum->cpus = (int)i + 1;
 		if (first || c->first_ts < sum->first_ts)
 			sum->first_ts = c->first_ts;
 		if (first || c->last_ts > sum->last_ts)
 			sum->last_ts = c->last_ts;
 		first = false;
 	}
-	if ((uint32_t)sum->cpus < cv->meta.nr_cpus_avail)
-		sum->cpus = (int)cv->meta.nr_cpus_avail;
+	sum->cpus = output_cpus(cv);
 	sum->tasks = p2d_tasks_count(cv->tasks);
 	sum->uncompressed_bytes += cv->tracing->blob_len + cv->ksyms_out.len + FIXED_BYTES +
 				   (uint64_t)sum->tasks * TASK_BYTES;
@@ -273,6 +288,7 @@ static int write_output(struct p2d_conv *cv, int out_fd)
 		.maps		= cv->maps,
 		.dsos		= cv->dsos,
 		.cpus		= cv->cpus,
+		.nr_cpus	= output_cpus(cv),
 		.data_dir	= cv->data_dir,
 		.names		= cv->names,
 		.debug		= o->log_level >= P2D_LOG_DEBUG,

@@ -54,18 +54,28 @@ void p2d_meta_free(struct p2d_meta *m)
  * @m: recording metadata
  * @ns: set to the offset in ns, rounded to the microsecond (the unit of
  *	trace.dat's DATE option, so that what trace-cmd report prints and
- *	what --time takes agree)
+ *	what --time takes agree); negative for a clock ahead of the wall
+ *	clock (perf record -k realtime: the two readings are a few
+ *	microseconds apart)
  *
  * perf record -k CLOCK stores a pair of readings (wall clock, CLOCK) in its
- * CLOCK_DATA feature; their difference is the offset.
+ * CLOCK_DATA feature; their difference is the offset, as perf script -F tod
+ * adds it. It applies when CLOCK is the clock of the samples.
  *
- * Returns false when the recording has no such pair.
+ * Returns false when the recording has no such pair for its clock.
  */
-bool p2d_tod_offset(const struct p2d_meta *m, uint64_t *ns)
+bool p2d_tod_offset(const struct p2d_meta *m, int64_t *ns)
 {
-	if (!m->has_clock_data || !m->has_clockid || m->clock_tod_ns <= m->clock_id_ns)
+	bool ahead = m->clock_tod_ns < m->clock_id_ns;
+	uint64_t d;
+
+	if (!m->has_clock_data || !m->has_clockid || m->clock_data_id != m->clockid)
 		return false;
-	*ns = (m->clock_tod_ns - m->clock_id_ns + 500) / 1000 * 1000;
+	d = ahead ? m->clock_id_ns - m->clock_tod_ns : m->clock_tod_ns - m->clock_id_ns;
+	if (d > (uint64_t)INT64_MAX - 500)
+		return false;
+	d = (d + 500) / 1000 * 1000;
+	*ns = ahead ? -(int64_t)d : (int64_t)d;
 	return true;
 }
 
@@ -73,7 +83,9 @@ bool p2d_tod_offset(const struct p2d_meta *m, uint64_t *ns)
  * p2d_clock_name - the trace clock name trace-cmd uses for a perf clock
  * @clockid: the recording's clockid (perf record -k), or -1 for perf's default
  *
- * Returns a name for the TRACECLOCK option.
+ * Returns a name for the TRACECLOCK option: the kernel's trace clock of
+ * that clock, "realtime" for CLOCK_REALTIME (the kernel has no trace clock
+ * of it).
  */
 const char *p2d_clock_name(int32_t clockid)
 {
@@ -96,13 +108,39 @@ const char *p2d_clock_name(int32_t clockid)
 }
 
 /**
+ * p2d_clock_is_ns - does trace-cmd know the clock p2d_clock_name() names
+ *	counts nanoseconds?
+ * @clockid: as for p2d_clock_name()
+ *
+ * trace-cmd 3.1 to 3.4 print the timestamps of the clocks local, global,
+ * uptime, perf, mono*, tai and x86-tsc-nsec in seconds, of any other (boot
+ * among them) as raw counts, unless a TSC2NSEC option says how to make them
+ * nanoseconds.
+ *
+ * Returns false for the clocks that need that option.
+ */
+bool p2d_clock_is_ns(int32_t clockid)
+{
+	return clockid != 0 && clockid != 7;
+}
+
+/**
  * p2d_no_tod - report that --tod cannot be honoured
  * @d: diagnostics
+ * @m: the recording's metadata
  *
  * Returns -ENODATA (message recorded).
  */
-int p2d_no_tod(struct p2d_diag *d)
+int p2d_no_tod(struct p2d_diag *d, const struct p2d_meta *m)
 {
+	if (m->has_clock_data && m->clock_data_id != (m->has_clockid ? m->clockid : -1))
+		return p2d_error(d, P2D_NO_OFFSET, -ENODATA, "--tod: the clock data is of the"
+				 " %s clock, the samples were taken with the %s clock",
+				 p2d_clock_name(m->clock_data_id),
+				 p2d_clock_name(m->has_clockid ? m->clockid : -1));
+	if (m->has_clock_data)
+		return p2d_error(d, P2D_NO_OFFSET, -ENODATA, "--tod: the clock data is out of"
+				 " range");
 	return p2d_error(d, P2D_NO_OFFSET, -ENODATA, "--tod: the recording has no clock data"
 			 " (record with perf record -k CLOCK, e.g. -k mono)");
 }

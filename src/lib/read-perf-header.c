@@ -72,6 +72,7 @@ int p2d_rd_parse_attr(struct p2d_reader *r, struct p2d_cursor *c, uint32_t size,
 				 "event attribute size %u does not fit its %u-byte slot",
 				 asize, size);
 	memset(a, 0, sizeof(*a));
+	a->off = off;
 	a->type = p2d_get32(p, r->swap);
 	a->config = attr_u64(p, asize, 8, r->swap);
 	a->period = attr_flag(p + 40, ATTR_FLAG_FREQ, file_be) ? 0 : attr_u64(p, asize, 16, r->swap);
@@ -195,10 +196,7 @@ int p2d_rd_add_attr(struct p2d_reader *r, const struct p2d_attr *a, struct p2d_c
 		if (ret)
 			return p2d_error(r->d, p2d_cur_off(ids), ret, "too many sample ids");
 	}
-	if (a->use_clockid && a->type == PERF_TYPE_TRACEPOINT) {
-		r->meta.has_clockid = true;
-		r->meta.clockid = a->clockid;
-	}
+	p2d_rd_attr_clock(r, a);
 	p2d_rd_id_positions(r->attrs[0].sample_type, &r->id_pos, &r->is_pos);
 	return 0;
 }
@@ -381,12 +379,17 @@ static int feat_event_desc(struct p2d_reader *r, struct p2d_cursor *c)
 static int feat_clock_data(struct p2d_reader *r, struct p2d_cursor *c)
 {
 	struct p2d_meta *m = &r->meta;
+	uint64_t off = p2d_cur_off(c);
 	uint32_t version, clockid;
 
 	if (p2d_cur_u32(c, &version) || p2d_cur_u32(c, &clockid) ||
 	    p2d_cur_u64(c, &m->clock_tod_ns) || p2d_cur_u64(c, &m->clock_id_ns))
 		return p2d_error(r->d, p2d_cur_off(c), -EBADMSG, "truncated clock_data");
 	m->has_clock_data = version == 1;
+	m->clock_data_id = (int32_t)clockid;
+	/* the clock perf record -k named: one more voice (p2d_rd_clock_vote()) */
+	if (m->has_clock_data)
+		p2d_rd_clock_vote(r, m->clock_data_id, false, off);
 	return 0;
 }
 

@@ -50,6 +50,7 @@ struct p2d_id_offsets {
  *	by p2d_rd_fast_samples()
  * @vals: the &enum p2d_val its samples carry (bitmask)
  * @announced: told to the sink as a &p2d_source
+ * @off: input offset of the attribute, for messages
  */
 struct p2d_attr {
 	uint32_t	type;
@@ -73,6 +74,7 @@ struct p2d_attr {
 	bool		tp_fast;
 	uint32_t	vals;
 	bool		announced;
+	uint64_t	off;
 };
 
 /**

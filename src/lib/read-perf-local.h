@@ -35,6 +35,20 @@ struct lost_cpu {
 	uint64_t	samples;	/* PERF_RECORD_LOST_SAMPLES of this CPU's events */
 };
 
+/*
+ * A clock the recording gives, and how many of its sampling and other event
+ * attributes (and CLOCK_DATA) give it (p2d_rd_clock_vote()): @clock (-1:
+ * perf's own), @off of the first
+ */
+struct p2d_clock_vote {
+	int32_t		clock;
+	uint32_t	sampling;
+	uint32_t	others;
+	uint64_t	off;
+};
+
+#define P2D_RD_CLOCKS	8	/* clocks told apart */
+
 /**
  * struct p2d_reader - state of one perf.data read
  * @sink: where what is read goes
@@ -77,6 +91,8 @@ struct lost_cpu {
  * @rec_count: records read, by type (those inside compressed ones included)
  * @rec_unknown: records of types beyond @rec_count
  * @announced: @attrs told to the sink (p2d_source) so far, at the last sample
+ * @clocks: the clocks of @attrs, counted
+ * @nr_clocks: entries of @clocks
  * @switch_output: one piece of a perf record --switch-output run (its cmdline)
  */
 #define P2D_RD_BATCH	64	/* tracepoint samples handed to the sink at once */
@@ -121,6 +137,8 @@ struct p2d_reader {
 	uint64_t		rec_count[P2D_REC_MAX];
 	uint64_t		rec_unknown;
 	uint32_t		announced;
+	struct p2d_clock_vote	clocks[P2D_RD_CLOCKS];
+	uint32_t		nr_clocks;
 	struct p2d_tp_event	batch[P2D_RD_BATCH];
 };
 
@@ -165,6 +183,12 @@ int p2d_rd_build_id(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc) _
 bool p2d_rd_record_handled(unsigned int type) __hidden;
 int p2d_rd_fast_samples(struct p2d_reader *r, const uint8_t *p, size_t len, uint64_t pos,
 			bool packed, size_t *used) __hidden;
+
+/* read-perf-attrs.c */
+int p2d_rd_announce(struct p2d_reader *r) __hidden;
+void p2d_rd_clock_vote(struct p2d_reader *r, int32_t clock, bool sampling, uint64_t off) __hidden;
+void p2d_rd_attr_clock(struct p2d_reader *r, const struct p2d_attr *a) __hidden;
+int p2d_rd_attrs_finish(struct p2d_reader *r) __hidden;
 
 /* read-perf-report.c */
 void p2d_rd_report_read(const struct p2d_reader *r) __hidden;

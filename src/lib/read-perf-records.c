@@ -86,59 +86,6 @@ void p2d_rd_warn_once(struct p2d_reader *r, bool *flag, uint64_t off, const char
 	p2d_warn(r->d, off, "%s", msg);
 }
 
-/* The name perf gives an event it has no EVENT_DESC name for */
-static void default_name(const struct p2d_attr *a, char *buf, size_t size)
-{
-	static const char *const hw[] = {
-		"cycles", "instructions", "cache-references", "cache-misses",
-		"branch-instructions", "branch-misses", "bus-cycles",
-		"stalled-cycles-frontend", "stalled-cycles-backend", "ref-cycles",
-	};
-	static const char *const sw[] = {
-		"cpu-clock", "task-clock", "page-faults", "context-switches",
-		"cpu-migrations", "minor-faults", "major-faults", "alignment-faults",
-		"emulation-faults", "dummy", "bpf-output", "cgroup-switches",
-	};
-
-	if (a->type == PERF_TYPE_HARDWARE && a->config < sizeof(hw) / sizeof(hw[0]))
-		snprintf(buf, size, "%s", hw[a->config]);
-	else if (a->type == PERF_TYPE_SOFTWARE && a->config < sizeof(sw) / sizeof(sw[0]))
-		snprintf(buf, size, "%s", sw[a->config]);
-	else if (a->type == PERF_TYPE_BREAKPOINT)
-		snprintf(buf, size, "mem:0x%llx", (unsigned long long)a->config);
-	else
-		snprintf(buf, size, "type%u_0x%llx", a->type, (unsigned long long)a->config);
-}
-
-/* Tell the sink of the events that are not tracepoints, before their first sample */
-static int announce(struct p2d_reader *r)
-{
-	struct p2d_source src;
-	char name[64];
-	uint32_t i;
-	int ret;
-
-	for (i = 0; i < r->nr_attrs; i++) {
-		struct p2d_attr *a = &r->attrs[i];
-
-		/* perf's dummy event carries side-band records, never samples */
-		if (a->announced || a->type == PERF_TYPE_TRACEPOINT ||
-		    (a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY))
-			continue;
-		a->announced = true;
-		if (!a->name)
-			default_name(a, name, sizeof(name));
-		src.index = i;
-		src.name = a->name ? a->name : name;
-		src.vals = a->vals;
-		ret = r->sink->ops->source(r->sink->ctx, &src);
-		if (ret)
-			return ret;
-	}
-	r->announced = r->nr_attrs;
-	return 0;
-}
-
 static int bad_sample(struct p2d_reader *r, const struct p2d_cursor *c)
 {
 	r->stats->dropped++;
@@ -161,7 +108,7 @@ static int rec_sample(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 	}
 	a->samples++;
 	if (r->announced != r->nr_attrs) {
-		ret = announce(r);
+		ret = p2d_rd_announce(r);
 		if (ret)
 			return ret;
 	}
@@ -200,8 +147,10 @@ static int rec_sample(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 			  " (PERF_SAMPLE_TIME) cannot be placed: not converted");
 		return 0;
 	}
-	if (!s.has_cpu)
+	if (!s.has_cpu) {
+		r->stats->no_cpu++;
 		p2d_rd_warn_once(r, &r->warned_cpu, c->base, no_cpu);
+	}
 	s.ev.swap = c->swap;
 	s.ev.off = c->base;
 	s.ev.kernel_ip = (misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;

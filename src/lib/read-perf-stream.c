@@ -480,6 +480,8 @@ int p2d_perf_read(struct p2d_input *in, const struct p2d_sink *sink, struct p2d_
 	if (!ret)
 		ret = p2d_rd_lost_excess(&r);
 	if (!ret)
+		ret = p2d_rd_attrs_finish(&r);
+	if (!ret)
 		end_decomp_stream(&r);
 	if (!ret)
 		p2d_rd_report_read(&r);

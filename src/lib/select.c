@@ -328,6 +328,18 @@ static bool resolve_percentages(struct p2d_select *sel, const struct p2d_meta *m
 	return true;
 }
 
+/* A time of day (0: an open end) as the recorded clock (@off: its offset); at least 1 */
+static uint64_t tod_to_clock(uint64_t t, int64_t off)
+{
+	uint64_t back = off < 0 ? 0 : (uint64_t)off, ahead = off < 0 ? -(uint64_t)off : 0;
+
+	if (!t)
+		return 0;
+	if (ahead)
+		return t > UINT64_MAX - ahead ? UINT64_MAX : t + ahead;
+	return t > back ? t - back : 1;
+}
+
 /*
  * With --tod, trace-cmd report prints the recorded clock plus the DATE
  * offset: windows in those times are moved back to the recorded clock.
@@ -335,18 +347,16 @@ static bool resolve_percentages(struct p2d_select *sel, const struct p2d_meta *m
  */
 static bool resolve_tod(struct p2d_select *sel, const struct p2d_meta *m)
 {
-	uint64_t off;
 	unsigned int i;
+	int64_t off;
 
 	if (!p2d_tod_offset(m, &off))
 		return false;
 	for (i = 0; i < sel->nr_times; i++) {
 		struct time_range *t = &sel->times[i];
 
-		if (t->start)
-			t->start = t->start > off ? t->start - off : 1;
-		if (t->end)
-			t->end = t->end > off ? t->end - off : 1;
+		t->start = tod_to_clock(t->start, off);
+		t->end = tod_to_clock(t->end, off);
 	}
 	sel->tod = false;
 	return true;
@@ -494,7 +504,7 @@ int p2d_select_resolve(struct p2d_select *sel, struct p2d_diag *d, const struct 
 				" recording has none (pipe mode): give START,STOP in seconds"
 				" instead", sel->o->time);
 	if (!ret && sel->tod && !resolve_tod(sel, m))
-		ret = p2d_no_tod(d);
+		ret = p2d_no_tod(d, m);
 	if (!ret && sel->cpus.nr)
 		ret = resolve_cpus(d, sel, m);
 	if (!ret && (sel->pids.nr || sel->tids.nr) && !has_pid)

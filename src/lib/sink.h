@@ -316,6 +316,8 @@ struct p2d_sideband {
  * @stat_records: records of perf stat record (STAT_CONFIG, STAT, STAT_ROUND)
  * @truncated_at: 1 + the offset where the input ends inside a record (0: it
  *	does not)
+ * @no_cpu: samples delivered on CPU 0 because they carry no CPU (a per-task
+ *	recording without PERF_SAMPLE_CPU)
  */
 struct p2d_read_stats {
 	uint64_t	input_bytes;
@@ -324,6 +326,7 @@ struct p2d_read_stats {
 	uint64_t	sideband;
 	uint64_t	stat_records;
 	uint64_t	truncated_at;
+	uint64_t	no_cpu;
 };
 
 /**

@@ -110,16 +110,13 @@ static int rehash(struct p2d_tasks *t)
 	return 0;
 }
 
+/* The name as the recording has it, byte for byte (p2d_tasks_write() says how it is written) */
 static void copy_comm(char *dst, const char *src, size_t len)
 {
 	size_t i;
 
-	for (i = 0; i < len && i < COMM_LEN - 1 && src[i]; i++) {
-		unsigned char c = (unsigned char)src[i];
-
-		/* one line per task in saved_cmdlines: no control characters */
-		dst[i] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
-	}
+	for (i = 0; i < len && i < COMM_LEN - 1 && src[i]; i++)
+		dst[i] = src[i];
 	dst[i] = '\0';
 }
 
@@ -306,16 +303,53 @@ static int cmp_task(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
+#define ZWSP		"\xe2\x80\x8b"	/* U+200B ZERO WIDTH SPACE */
+#define NEWLINE_SYM	"\xe2\x90\xa4"	/* U+2424 SYMBOL FOR NEWLINE */
+
+/*
+ * One saved_cmdlines line, "PID NAME\n", as libtraceevent reads it back
+ * (tep_parse_saved_cmdlines(): sscanf("%d %m[^\n]"), lines split at '\n',
+ * the same in libtraceevent 1.7 to 1.9): the name byte for byte, except
+ * where that reading would change it or stop. A newline in it becomes
+ * U+2424; a name that is empty or begins with white space (which the
+ * reading skips after the pid; an empty one would end the reading of every
+ * line after it) follows a zero-width space, U+200B, that prints as
+ * nothing: the empty name shows empty, as perf script shows it, not <...>.
+ * Returns the length (at most 11 + 3 + 3 * (COMM_LEN - 1) + 1 bytes).
+ */
+static int cmdline(char *buf, uint32_t pid, const char *name)
+{
+	int len = sprintf(buf, "%u ", pid);
+
+	if (!*name || strchr(" \t\n\v\f\r", *name)) {
+		memcpy(buf + len, ZWSP, 3);
+		len += 3;
+	}
+	for (; *name; name++) {
+		if (*name == '\n') {
+			memcpy(buf + len, NEWLINE_SYM, 3);
+			len += 3;
+		} else {
+			buf[len++] = *name;
+		}
+	}
+	buf[len++] = '\n';
+	return len;
+}
+
 /**
  * p2d_tasks_write - write the table in saved_cmdlines format, sorted by pid
  * @t: table
  * @fd: destination
  *
+ * Every name is written as the recording has it, but for the bytes a
+ * saved_cmdlines line cannot carry (see cmdline()).
+ *
  * Returns 0 or a negative errno.
  */
 int p2d_tasks_write(const struct p2d_tasks *t, int fd)
 {
-	enum { BUF = 8 << 10, LINE = 48 };
+	enum { BUF = 8 << 10, LINE = 80 };
 	const struct task **v;
 	size_t used = 0;
 	uint32_t i, n = 0;
@@ -330,13 +364,13 @@ int p2d_tasks_write(const struct p2d_tasks *t, int fd)
 		return -ENOMEM;
 	}
 	for (i = 0; i < t->cap; i++)
-		if (t->slot[i].used && t->slot[i].comm[0])
+		if (t->slot[i].used)
 			v[n++] = &t->slot[i];
 	qsort(v, n, sizeof(*v), cmp_task);
 	/* lines gathered into one write(2) per 8 KiB (2,178 tasks: 1 ms less) */
 	for (i = 0; i < n && !ret; i++) {
-		len = snprintf(buf + used, LINE, "%u %s\n", v[i]->pid, task_name(v[i]));
-		used += (size_t)(len < LINE ? len : LINE - 1);
+		len = cmdline(buf + used, v[i]->pid, task_name(v[i]));
+		used += (size_t)len;
 		if (used > BUF - LINE) {
 			ret = p2d_write_all(fd, buf, used);
 			used = 0;

@@ -35,6 +35,7 @@ enum p2d_tracecmd_option {
 	P2D_OPTION_CPUCOUNT	= 8,
 	P2D_OPTION_VERSION	= 9,
 	P2D_OPTION_PROCMAPS	= 10,
+	P2D_OPTION_TSC2NSEC	= 14,
 };
 
 struct tracecmd_output *tracecmd_output_create_fd(int fd);

@@ -127,6 +127,22 @@ static int add_cpustats(const struct p2d_write_job *j, struct tracecmd_output *h
 	return 0;
 }
 
+/*
+ * trace-cmd shows the timestamps of the clocks it does not know to count
+ * nanoseconds (boot, realtime) as raw counts; a TSC2NSEC option of
+ * multiplier 1, shift 0 (u32, u32, then a u64 offset, 0) says they do.
+ */
+static int add_ns_clock(struct tracecmd_output *h, const struct p2d_meta *m)
+{
+	uint8_t buf[16] = { 0 };
+	uint32_t mult = 1;
+
+	if (p2d_clock_is_ns(m->has_clockid ? m->clockid : -1))
+		return 0;
+	memcpy(buf, &mult, sizeof(mult));
+	return tracecmd_add_option(h, P2D_OPTION_TSC2NSEC, sizeof(buf), buf) ? 0 : -1;
+}
+
 static int add_procmap(void *ctx, const char *text)
 {
 	return add_string_option(ctx, P2D_OPTION_PROCMAPS, text);
@@ -136,11 +152,13 @@ static int add_options(const struct p2d_write_job *j, struct tracecmd_output *h,
 		       const char *clock, int nr_cpus)
 {
 	const struct p2d_meta *m = j->meta;
-	uint64_t tod_ns;
+	int64_t tod_ns;
 	char buf[1024];
 
 	snprintf(buf, sizeof(buf), "[%s]", clock);
 	if (add_string_option(h, P2D_OPTION_TRACECLOCK, buf))
+		return -1;
+	if (add_ns_clock(h, m))
 		return -1;
 	/*
 	 * --tod (perf script's name): the offset from the recorded clock to the
@@ -149,7 +167,9 @@ static int add_options(const struct p2d_write_job *j, struct tracecmd_output *h,
 	 * report --nodate shows the recorded clock).
 	 */
 	if (j->tod && p2d_tod_offset(m, &tod_ns)) {
-		snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)(tod_ns / 1000));
+		/* trace-cmd reads it with strtoll(): signed, a clock may be ahead */
+		snprintf(buf, sizeof(buf), "%s0x%llx", tod_ns < 0 ? "-" : "",
+			 (unsigned long long)((tod_ns < 0 ? -tod_ns : tod_ns) / 1000));
 		if (add_string_option(h, P2D_OPTION_DATE, buf))
 			return -1;
 	}
@@ -169,15 +189,6 @@ static int add_options(const struct p2d_write_job *j, struct tracecmd_output *h,
 }
 
 /* ------------------------------------------------------------------------ */
-
-static int output_cpus(const struct p2d_write_job *j)
-{
-	int n = (int)j->meta->nr_cpus_avail, used = (int)p2d_cpufiles_nr(j->cpus);
-
-	if (used > n)
-		n = used;
-	return n ? n : 1;
-}
 
 static char **cpu_paths(const struct p2d_write_job *j, int nr_cpus, int empty_fd)
 {
@@ -525,7 +536,7 @@ static void reserve_output(const struct p2d_write_job *j, int out_fd)
  */
 int p2d_write_trace(const struct p2d_write_job *j, struct p2d_diag *d, int out_fd)
 {
-	int nr_cpus = output_cpus(j);
+	int nr_cpus = j->nr_cpus > 0 ? j->nr_cpus : 1;
 	char **paths = NULL;
 	int empty_fd, ret;
 

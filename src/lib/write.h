@@ -30,6 +30,7 @@
  * @dsos: the files they map
  * @cpus: the per-CPU pages (finished; synced before they are copied), or NULL
  *	when there are none
+ * @nr_cpus: the CPUs of the output (at least those of @cpus)
  * @data_dir: where temporary files may go
  * @names: told of the private directory
  * @debug: let libtracecmd print its messages
@@ -45,6 +46,7 @@ struct p2d_write_job {
 	const struct p2d_maps		*maps;
 	const struct p2d_dsos		*dsos;
 	struct p2d_cpufiles		*cpus;
+	int				nr_cpus;
 	const char			*data_dir;
 	struct p2d_names		names;
 	bool				debug;

@@ -49,9 +49,11 @@ trace.dat perf2dat made from it. The expectation comes from perf only:
   executable or not, its file name); --records-only leaves the other
   events out of both sides.
 - task names: a tid perf shows under one name all along has that name in the
-  report (the first 15 characters; pid 0 is trace-cmd's "<idle>"); a tid perf
-  shows under several names (exec) has one of them; no event of a tid perf
-  names is shown as "<...>".
+  report (the first 15 characters, byte for byte but for the blanks that pad
+  it and the format characters, such as U+200B, that print as nothing; pid 0
+  is trace-cmd's "<idle>"); a tid perf shows under several names (exec) has
+  one of them; no event of a tid perf names is shown as "<...>", not even of
+  one its COMM record names "" (prctl(PR_SET_NAME, "")).
 - losses (--lost): the "[N EVENTS DROPPED]" markers add up to perf report's
   "Total Lost Samples"; --lost-cpu CPU:N asks for at least the N events the
   PERF_RECORD_LOST records of that CPU reported; --stat FILE (trace-cmd report
@@ -64,6 +66,7 @@ import argparse
 import collections
 import re
 import sys
+import unicodedata
 
 PERF_RE = re.compile(r'^(?P<comm>.*?)\s+(?P<tid>-?\d+)\s+\[(?P<cpu>\d+)\]\s+'
                      r'(?P<ts>\d+\.\d{9}):\s+(?P<sys>[^:\s]+):(?P<event>[^:\s]+):\s?(?P<fields>.*)$')
@@ -109,7 +112,7 @@ def ns(ts):
 
 def numbered_lines(path):
     """(line number, line without its newline) of a file, bad bytes replaced."""
-    with open(path, errors='replace') as f:
+    with open(path, encoding='utf-8', errors='replace') as f:
         for n, line in enumerate(f, 1):
             yield n, line.rstrip('\n')
 
@@ -539,7 +542,7 @@ def parse_report(path, names_only=False):
 def parse_stat(path):
     """trace-cmd report --stat: the dropped events of each CPU."""
     dropped, cpu = {}, None
-    with open(path, errors='replace') as f:
+    with open(path, encoding='utf-8', errors='replace') as f:
         for line in f:
             c = STAT_CPU_RE.match(line)
             if c:
@@ -621,16 +624,25 @@ def perf_comms(path):
     return names
 
 
+def shown_name(comm):
+    """A name as it shows: without the format characters (U+200B ZERO WIDTH SPACE)
+    that print as nothing, nor the blanks that pad it."""
+    return ''.join(c for c in comm if unicodedata.category(c) != 'Cf').strip()
+
+
 def check_names(want, got, errors, comms):
     """Every task perf names is shown under one of its names: those perf gives its
     events, or (perf 6.12 names a task's events after its exit ":TID") one its COMM
-    records give it."""
+    records give it; a task its COMM records name "" (and perf shows so) is shown
+    under a name that prints as nothing."""
     names = collections.defaultdict(set)
     for _, _, tid, _, _, comm, _ in want:
-        if tid != -1 and comm and not comm.startswith(':'):
+        if tid == -1 or comm.startswith(':'):
+            continue
+        if comm or '' in comms.get(tid, set()):
             names[tid].add('<idle>' if tid == 0 else comm[:15])
     for tid in names:
-        names[tid] |= comms.get(tid, set())
+        names[tid] |= {n.strip() for n in comms.get(tid, set())}
     unnamed, wrong = collections.Counter(), collections.Counter()
     shown = collections.defaultdict(set)
     for _, _, pid, _, _, comm, _ in got:
@@ -638,7 +650,7 @@ def check_names(want, got, errors, comms):
             continue
         if comm == '<...>':
             unnamed[pid] += 1
-        elif comm[:15] not in names[pid]:
+        elif shown_name(comm)[:15] not in names[pid]:
             wrong[pid] += 1
             shown[pid].add(comm)
     if unnamed:

@@ -108,14 +108,31 @@ one_error 'offset 0x3f0: samples carry no CPU \(PERF_SAMPLE_CPU\): all on CPU 0'
 "$TRACE_CMD" report -N none.dat > report 2> report.err || fail "no tracepoints: $(cat report.err)"
 [ "$(grep -c ' \[000\] .* cpu_clock: *ip=0x[0-9a-f]* period=100000$' report)" -eq 58 ] ||
 	fail "no tracepoints: not 58 perf:cpu_clock events: $(head -3 report)"
+# ... all on CPU 0, which the summary and the trace.dat count alone (as
+# many events as perf script shows; a trace.dat of 2 CPUs would say the
+# recording had two)
+n=$("$PERF" script -i "$DATA/no-tracepoints.data" -F tid,time,event 2> /dev/null | grep -c cpu-clock)
+[ "$n" -gt 0 ] || fail "no tracepoints: perf script shows no cpu-clock sample"
+grep -q "^perf2dat: $n events ($n other samples), 1 CPU, 0 lost, " out ||
+	fail "no tracepoints: summary: not $n events on 1 CPU: $(head -1 out)"
+[ "$(head -1 report)" = "cpus=1" ] || fail "no tracepoints: report: $(head -1 report)"
 
-# a valid recording with tracepoint events but no samples: 0 events, one warning
-for rec in lock-record.data; do
+# a valid recording with tracepoint events but no samples, and one of
+# cpu-clock (perf record -e cpu-clock -c 1000000000 -- true; the last piece of
+# a perf record --switch-output run can be so): 0 events, one warning, the
+# formats of its events (perf:cpu_clock)
+for rec in lock-record.data:lock:contention_begin empty-cc.data:perf:cpu_clock; do
+	event=${rec#*:} rec=${rec%%:*}
+	[ "$("$PERF" script -i "$DATA/$rec" 2> /dev/null | wc -l)" -eq 0 ] ||
+		fail "$rec: perf script shows samples"
 	run 0 "$DATA/$rec" -o empty.dat
 	one_error '^perf2dat: warning: the recording has no samples' "$rec"
 	grep -q '^perf2dat: 0 events, 2 CPUs, 0 lost' out || fail "$rec: summary: $(cat out)"
 	"$TRACE_CMD" report empty.dat > report 2> report.err || fail "$rec: report: $(cat report.err)"
 	[ "$(cat report)" = "cpus=2" ] || fail "$rec: report shows events: $(head -3 report)"
+	"$TRACE_CMD" report -E empty.dat > events 2> report.err ||
+		fail "$rec: report -E: $(cat report.err)"
+	grep -qx "$event" events || fail "$rec: no format of $event: $(cat events)"
 	rm -f empty.dat
 done
 # ... and a selection that leaves nothing
@@ -206,7 +223,7 @@ done
 # the samples of other events are converted (to perf:cpu_clock): not labelled otherwise
 run 0 -v -f "$DATA/no-tracepoints.data" -o v.dat
 grep -q "^perf2dat: info: samples of 1 event: cpu-clock 58$" err || fail "-v, cpu-clock: $(cat err)"
-grep -q "^perf2dat: 58 events (58 other samples), 2 CPUs, 0 lost, 1 task -> " out ||
+grep -q "^perf2dat: 58 events (58 other samples), 1 CPU, 0 lost, 1 task -> " out ||
 	fail "cpu-clock converted: $(cat out)"
 # one of a kind is said in the singular; a share under 1% keeps a digit
 run 0 -f "$DATA/single.data" --tid 8664 -o v.dat

@@ -10,7 +10,9 @@
 #    the refusal to overwrite and --force, the file-name forms, compression
 #    round trip (zstd output reports exactly as the uncompressed one);
 #  - report and dump of a perf.data (also -iFILE and the default trace.dat):
-#    the same as of its conversion, other options unchanged;
+#    the same as of its conversion, other options unchanged; of one on
+#    standard input (-i -, a pipe-mode perf.data through a pipe), as perf
+#    script shows it;
 #  - each selection option against perf script (tests/select-lib.sh);
 #  - the front end refuses to run itself as the real trace-cmd;
 #  - make uninstall removes everything make install added;
@@ -245,6 +247,24 @@ for form in "report sample.data" "report -i sample.data" "report -isample.data" 
 	cmp -s got want || fail "$form: not the report of the conversion"
 	echo "trace-cmd $form: $(wc -l < got) lines, as of the conversion"
 done
+# standard input ("-", which the real trace-cmd cannot read): a pipe-mode
+# perf.data through a pipe, a file-mode one from a file, as perf script shows them
+for form in "pipe.data|-i -" "sample.data<-"; do
+	rec=${form%%[|<]*} args=${form#*[|<]}
+	case $form in
+	*"|"*)	# shellcheck disable=SC2086
+		cat "$DATA/$rec" | "$FRONT" report $NOPLUGINS -t $args > got 2> err ;;
+	*)	# shellcheck disable=SC2086
+		"$FRONT" report $NOPLUGINS -t $args < "$DATA/$rec" > got 2> err ;;
+	esac || fail "report $args of $rec on standard input: $(cat err)"
+	perf_script "$rec" > want
+	"$PYTHON3" "$COMPARE" want got --name "report $args < $rec" ||
+		fail "report $args of $rec on standard input: not what perf script shows"
+done
+"$FRONT" dump --summary -i - < "$DATA/pipe.data" > got 2> err || fail "dump -i -: $(cat err)"
+grep -q flyrecord got || fail "dump -i - of a perf.data: $(cat got)"
+printf 'not a perf.data' | "$FRONT" report -i - > out 2> err
+[ $? -eq 1 ] && grep -q '^trace-cmd: <stdin>: offset 0x0: ' err || fail "report -i - of junk: $(cat err)"
 (cd cwd && cp perf.data trace.dat && "$FRONT" report > ../got 2> ../err) || fail "default trace.dat: $(cat err)"
 cmp -s got ref.report || fail "report of a perf.data named trace.dat"
 "$FRONT" dump --summary sample.data > got 2> err || fail "dump --summary: $(cat err)"

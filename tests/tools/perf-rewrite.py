@@ -45,9 +45,15 @@ little-endian recording made by `perf record` (file mode, or pipe mode with
 Both options can be combined. Input and output may be "-" (standard input
 and output). The input must be a little-endian perf.data.
 
+--flip-clockid N
+    Flip the use_clockid bit of the N-th event attribute (from 0) of a
+    little-endian file-mode recording: its attributes then disagree on the
+    clock, as one damaged bit makes them. Done first; nothing else changes.
+
 Usage:
     perf-rewrite.py --big-endian [--long32] IN OUT
     perf-rewrite.py --long32 IN OUT
+    perf-rewrite.py --flip-clockid N IN OUT
 """
 
 import argparse
@@ -977,6 +983,21 @@ def pipe_to_file(src):
     return bytes(out)
 
 
+def flip_clockid(src, index):
+    """Flip the use_clockid bit (25 of the flags word) of the INDEX-th event
+    attribute of a little-endian file-mode perf.data: a recording whose
+    attributes disagree on the clock, as one damaged bit makes it."""
+    if src[:8] != PERF_MAGIC or u64(src, 8) != 104:
+        raise RewriteError("--flip-clockid: not a little-endian file-mode perf.data")
+    attr_size = u64(src, 16)
+    a_off, a_size = struct.unpack_from("<QQ", src, 24)
+    if index < 0 or attr_size < ATTR_FLAGS_OFF + 24 or (index + 1) * attr_size > a_size:
+        raise RewriteError("--flip-clockid: no attr %d" % index)
+    out = bytearray(src)
+    out[a_off + index * attr_size + ATTR_FLAGS_OFF + 25 // 8] ^= 1 << (25 % 8)
+    return bytes(out)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(
         description="Rewrite a little-endian perf.data into its big-endian "
@@ -988,13 +1009,16 @@ def main(argv=None):
     ap.add_argument("--to-file", action="store_true",
                     help="write a pipe-mode input as a file-mode perf.data "
                          "(after the other options; input may be big-endian)")
+    ap.add_argument("--flip-clockid", type=int, metavar="N",
+                    help="flip the use_clockid bit of the N-th attr (from 0) of a "
+                         "little-endian file-mode input, before the other options")
     ap.add_argument("-v", "--verbose", action="store_true",
                     help="tell which record types were dropped")
     ap.add_argument("input", help="perf.data to read ('-' for standard input)")
     ap.add_argument("output", help="file to write ('-' for standard output)")
     args = ap.parse_args(argv)
-    if not (args.big_endian or args.long32 or args.to_file):
-        ap.error("give --big-endian, --long32 and/or --to-file")
+    if not (args.big_endian or args.long32 or args.to_file or args.flip_clockid is not None):
+        ap.error("give --big-endian, --long32, --to-file and/or --flip-clockid")
     try:
         if os.path.isdir(args.input):
             raise RewriteError("directory recordings (perf record --threads) "
@@ -1004,6 +1028,8 @@ def main(argv=None):
         else:
             with open(args.input, "rb") as f:
                 data = f.read()
+        if args.flip_clockid is not None:
+            data = flip_clockid(data, args.flip_clockid)
         rw = Rewriter(data, args.big_endian, args.long32)
         result = data
         if args.big_endian or args.long32:

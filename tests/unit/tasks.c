@@ -38,9 +38,9 @@ static void test_sources(void)
 	CHECK_EQ(p2d_tasks_parse_cmdlines(t, "10 late\n", 8), 0);
 	CHECK(!strcmp(p2d_tasks_get(t, 10), "record"));
 	CHECK(!strcmp(p2d_tasks_get(t, 11), "other"));
-	/* names are cut at 15 characters, control characters replaced */
+	/* names are cut at 15 characters, kept byte for byte */
 	CHECK_EQ(p2d_tasks_set(t, 13, "a\tname-longer-than-sixteen", 40, false), 0);
-	CHECK(!strcmp(p2d_tasks_get(t, 13), "a?name-longer-t"));
+	CHECK(!strcmp(p2d_tasks_get(t, 13), "a\tname-longer-t"));
 	p2d_tasks_free(t);
 }
 
@@ -88,9 +88,27 @@ static void test_shown(void)
 	p2d_tasks_free(t);
 }
 
+/* what libtraceevent's reading of saved_cmdlines would lose is written otherwise */
+static void test_written_names(void)
+{
+	struct p2d_tasks *t = p2d_tasks_alloc();
+
+	CHECK_EQ(p2d_tasks_set(t, 1, "tab\there", 8, false), 0);
+	CHECK_EQ(p2d_tasks_set(t, 2, "", 1, false), 0);
+	CHECK_EQ(p2d_tasks_set(t, 3, " lead", 5, false), 0);
+	CHECK_EQ(p2d_tasks_set(t, 4, "\tx\ny\x1b\xc3\xa9 ", 8, false), 0);
+	CHECK_EQ(p2d_tasks_count(t), 4);
+	CHECK(!strcmp(written(t), "1 tab\there\n"
+			   "2 \xe2\x80\x8b\n"
+			   "3 \xe2\x80\x8b lead\n"
+			   "4 \xe2\x80\x8b\tx\xe2\x90\xa4y\x1b\xc3\xa9 \n"));
+	p2d_tasks_free(t);
+}
+
 int main(void)
 {
 	test_sources();
+	test_written_names();
 	test_fork();
 	test_shown();
 	return unit_done("unit-tasks");
