@@ -63,6 +63,8 @@ static int sink_tracing(void *ctx, uint8_t *blob, size_t len, uint64_t off)
 	}
 	ret = p2d_tracing_parse(&cv->diag, blob, len, off, cv->opts->isolate_formats,
 				&cv->tracing);
+	if (!ret && (ret = p2d_tracing_add_wakeup(cv->tracing)))
+		return p2d_error(&cv->diag, off, ret, "cannot add the format of sched_wakeup");
 	return ret ? ret : tracing_ready(cv);
 }
 

@@ -1,0 +1,88 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# What trace-cmd's own readers of stacks show of a conversion adds up to
+# what perf shows: three fresh recordings of this machine, made with -g,
+#   * a user-bound profile (cpu-clock, most samples taken in user mode, so
+#     without kernel frames),
+#   * perf sched record -g (perf 6.1 and later record sched_waking, no
+#     sched_wakeup),
+#   * perf record -g -e sched:sched_switch -e sched:sched_waking -a,
+# are converted, and per event and function the self counts of
+# trace-cmd hist -P and of trace-cmd report --profile are compared with
+# perf report --no-children's and the innermost kernel frames of perf
+# script's chains (tests/tools/self-counts.py says what each tool counts,
+# and prints the tables). perf record fills a build-id cache in a HOME of
+# this test's, and the kallsyms it keeps there names the kernel frames for
+# perf and perf2dat alike. Skipped only where perf cannot record.
+set -u
+for tool in "${PERF2DAT:-}" "${TRACE_CMD:-}" "${PERF_REAL:-}" "${PYTHON3:-}"; do
+	[ -n "$tool" ] && [ -x "$tool" ] ||
+		{ echo "SKIP: self-counts: perf2dat, trace-cmd, perf and python3 are needed"; exit 77; }
+done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() {
+	echo "FAIL: self-counts: $*"
+	exit 1
+}
+export HOME="$tmp/home" PERF_CONFIG=/dev/null
+unset PERF_BUILDID_DIR
+mkdir -p "$HOME"
+tools=$(cd "$(dirname "$0")/../tools" && pwd)
+compress=xz
+command -v xz > /dev/null 2>&1 || compress=gzip
+work='for i in 1 2 3 4 5 6; do sh -c "cat /etc/hostname > /dev/null" & done; wait;
+	dd if=/dev/zero of=/dev/null bs=4k count=4000 2> /dev/null; sleep 0.1'
+
+# record NAME PERF-ARGS...: NAME.data, recorded again (up to three times) if perf lost events
+record() {
+	name=$1
+	shift
+	for try in 1 2 3; do
+		if ! timeout 120 "$PERF_REAL" "$@" > "$tmp/record.out" 2> "$tmp/record.log"; then
+			echo "SKIP: self-counts: perf cannot record here ($*): $(tail -n 1 "$tmp/record.log")"
+			exit 77
+		fi
+		"$PERF2DAT" -f "$tmp/$name.data" -o "$tmp/$name.dat" > "$tmp/$name.sum" 2> "$tmp/err" ||
+			fail "$name: conversion: $(cat "$tmp/err")"
+		grep -q ', 0 lost,' "$tmp/$name.sum" && return 0
+		echo "$name: perf lost events ($(head -n 1 "$tmp/$name.sum")), recording again ($try)"
+	done
+	fail "$name: perf loses events on every try: $(head -n 1 "$tmp/$name.sum")"
+}
+record xz record -q -g -e cpu-clock -F 2000 -o "$tmp/xz.data" -- \
+	sh -c "head -c 3000000 /dev/urandom | $compress -6 > /dev/null"
+record sched sched record -g -o "$tmp/sched.data" -- sh -c "$work"
+record sw record -q -g -m 1024 -e sched:sched_switch -e sched:sched_waking -a -o "$tmp/sw.data" -- \
+	sh -c "$work"
+
+status=0
+for name in xz sched sw; do
+	# the kallsyms perf record kept: perf and perf2dat name kernel frames from it
+	ksyms=$(find "$HOME/.debug/[kernel.kallsyms]" -name kallsyms 2> /dev/null | head -n 1)
+	kopt=${ksyms:+--kallsyms=$ksyms}
+	if [ -n "$ksyms" ]; then
+		"$PERF2DAT" -q -f --kallsyms "$ksyms" "$tmp/$name.data" -o "$tmp/$name.dat" 2> "$tmp/err" ||
+			fail "$name: conversion: $(cat "$tmp/err")"
+	fi
+	fields=tid,cpu,time,event,ip,sym,dso,trace
+	# a recording without PERF_SAMPLE_CPU (per task): perf script refuses "cpu"
+	"$PERF_REAL" script $kopt -i "$tmp/$name.data" -F "$fields" --ns > "$tmp/$name.script" \
+		2> "$tmp/err" || "$PERF_REAL" script $kopt -i "$tmp/$name.data" \
+		-F "$(echo "$fields" | sed 's/,cpu//')" --ns > "$tmp/$name.script" 2> "$tmp/err" ||
+		fail "$name: perf script: $(tail -n 3 "$tmp/err")"
+	"$PERF_REAL" report $kopt -i "$tmp/$name.data" --no-children --stdio -n -g none --sort sym \
+		> "$tmp/$name.report" 2> "$tmp/err" || fail "$name: perf report: $(tail -n 3 "$tmp/err")"
+	"$TRACE_CMD" hist -P "$tmp/$name.dat" > "$tmp/$name.hist" 2> "$tmp/err" ||
+		fail "$name: trace-cmd hist: $(tail -n 3 "$tmp/err")"
+	"$TRACE_CMD" report --profile "$tmp/$name.dat" > "$tmp/$name.profile" 2> "$tmp/err" ||
+		fail "$name: trace-cmd report --profile: $(tail -n 3 "$tmp/err")"
+	"$PYTHON3" "$tools/self-counts.py" --label "$name" --script "$tmp/$name.script" \
+		--report "$tmp/$name.report" --hist "$tmp/$name.hist" --profile "$tmp/$name.profile" ||
+		status=1
+	echo
+done
+[ "$status" = 0 ] || fail "hist or report --profile counts differ from perf's (tables above)"
+echo "PASS: self-counts: hist and report --profile count per function what perf counts" \
+	"(a user-bound profile, perf sched record, sched_switch/sched_waking)"

@@ -1,0 +1,297 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Self counts per function: perf's, trace-cmd hist's and report --profile's.
+
+    self-counts.py --label NAME --script PERF_SCRIPT --report PERF_REPORT \\
+        --hist HIST --profile PROFILE [--no-chains]
+
+PERF_SCRIPT is `perf script -F tid[,cpu],time,event,ip,sym,dso,trace --ns`
+of a recording made with -g (every sample with its call chain), PERF_REPORT
+`perf report --no-children --stdio -n -g none --sort sym` of it; HIST is
+`trace-cmd hist -P` and PROFILE `trace-cmd report --profile` of its
+conversion. A sample's self function is the function of its innermost
+kernel frame, as perf names it: perf report's [k] symbol of the sample;
+a sample without kernel frames (taken in user mode) has none, "-" in the
+tables. hist and --profile read ftrace:kernel_stack events only, so that is
+what they can show of a sample.
+
+Per event and function, the counts must be:
+- perf report's [k] rows equal to the leaves of perf script's chains (and
+  its [.] rows, summed, to the samples without kernel frames): the
+  reference is perf's own;
+- trace-cmd hist: perf's, plus one per task: hist keeps, per task, the
+  first stack it reads of it (its "saved stack", which it restores after
+  each later stack event of the task) and at its end counts each task's
+  once more (tracecmd/trace-hist.c: do_trace_hist(), save_stored_stacks());
+  hist reads CPU after CPU, so a task's first stack is its first sample on
+  the lowest CPU it has samples on. hist's "user_stack" entries (it reads no
+  user_stack: each is an event of its own, under the task's saved stack)
+  are not counted;
+- trace-cmd report --profile: perf's, except for sched_switch: --profile
+  counts a task's switch out, with its stack, when the task runs again
+  (the next sched_switch to it, trace-profile.c:
+  handle_sched_switch_event()), so a switch out with no switch in after it
+  in the recording is not counted; the test plays the switches in the
+  recording's time order, a task's latest switch out ending first, as
+  --profile's hash does.
+
+With --no-chains (a recording made without -g: no stack events), every
+sample's function is "-" (perf report's rows are summed per event) and
+hist counts no task's stack again; the
+recording must still have samples.
+
+It prints the table of each event and exits 1 on any difference, and when
+the recording has no sample or (without --no-chains) no kernel frame.
+"""
+import argparse
+import collections
+import re
+import sys
+
+KERNEL_MIN = 1 << 63
+NONE = '-'
+
+SCRIPT_HEAD_RE = re.compile(
+    r'^\s*(?P<tid>-?\d+)\s+(?:\[(?P<cpu>\d+)\]\s+)?(?P<ts>\d+\.\d+):\s+'
+    r'(?:\d+\s+)?(?P<event>[^:\s]+(?::[^:\s]+)?):\s*(?P<trace>.*)$')
+FRAME_RE = re.compile(r'^\s+(?P<addr>[0-9a-f]+)\s+(?P<sym>.*?)\s+\((?P<dso>.*)\)\s*$')
+REPORT_EVENT_RE = re.compile(r"^# Samples: .* of event '(?P<event>[^']+)'")
+REPORT_ROW_RE = re.compile(r'^\s+[\d.]+%\s+(?P<n>\d+)\s+\[(?P<lvl>.)\]\s+(?P<sym>.*?)\s*$')
+HIST_ROOT_RE = re.compile(r'^  %\s*[\d.]+ <all pids>\s+(?P<name>\S+) #(?P<n>\d+)$')
+HIST_COUNT_RE = re.compile(r'^(?P<pre>[ |]*)--%[\d.]+-- (?P<name>.+?)  # (?P<n>\d+)$')
+HIST_SINGLE_RE = re.compile(r'^ {10}(?P<name>\S.*)$')
+PROF_EVENT_RE = re.compile(r'^  Event: (?P<name>[^:\s]+)(?::\S*)? \((?P<n>\d+)\)')
+PROF_PLUS_RE = re.compile(r'^(?P<pre>[ |]*)\+ (?P<name>\S+)(?: \(0x[0-9a-f]+\))?$')
+PROF_COUNT_RE = re.compile(r'^[ |]*\s+\d+% \((?P<n>\d+)\)')
+SWITCH_RE = re.compile(r'prev_pid=(?P<prev>-?\d+) .*next_pid=(?P<next>-?\d+)')
+
+
+def event_name(perf_name):
+    """perf's name of an event as perf2dat names it: sched:sched_switch -> sched_switch."""
+    name = perf_name.split(':')[-1]
+    name = re.sub(r'[^A-Za-z0-9_]', '_', name)
+    return '_' + name if name[:1].isdigit() else name
+
+
+def fail_parse(path, n, what, line):
+    sys.exit(f'{path}:{n}: not {what}: {line.rstrip()!r}')
+
+
+class Sample:
+    __slots__ = ('n', 'tid', 'cpu', 'ts', 'event', 'trace', 'leaf', 'frames')
+
+    def __init__(self, n, m):
+        self.n = n
+        self.tid = int(m['tid'])
+        self.cpu = int(m['cpu'] or 0)
+        self.ts = m['ts']
+        self.event = event_name(m['event'])
+        self.trace = m['trace']
+        self.leaf = None
+        self.frames = 0
+
+
+def parse_script(path):
+    """The samples, in perf script's order, with their innermost kernel frame."""
+    samples, cur = [], None
+    with open(path, errors='replace') as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip():
+                cur = None
+                continue
+            if line.startswith(('\t', ' ' * 8)) and cur is not None:
+                m = FRAME_RE.match(line)
+                if not m:
+                    fail_parse(path, n, 'a perf script frame', line)
+                if cur.frames == 0 and int(m['addr'], 16) >= KERNEL_MIN:
+                    cur.leaf = m['sym']
+                cur.frames += 1
+                continue
+            m = SCRIPT_HEAD_RE.match(line)
+            if not m:
+                fail_parse(path, n, 'a perf script sample', line)
+            cur = Sample(n, m)
+            samples.append(cur)
+    return samples
+
+
+def parse_report(path, chains=True):
+    """perf report --no-children -n --sort sym: (event, function) -> samples.
+
+    Without chains perf names the function of the sample's ip, of which
+    trace-cmd has no stack: its samples are counted per event ("-")."""
+    counts, event = collections.Counter(), None
+    with open(path, errors='replace') as f:
+        for line in f:
+            m = REPORT_EVENT_RE.match(line)
+            if m:
+                event = event_name(m['event'])
+                continue
+            m = REPORT_ROW_RE.match(line)
+            if m and event:
+                sym = m['sym'] if m['lvl'] == 'k' and chains else NONE
+                counts[(event, sym)] += int(m['n'])
+    return counts
+
+
+def parse_hist(path):
+    """trace-cmd hist -P: (event, innermost function) -> count, for the events given."""
+    counts, roots, root, ambiguous = collections.Counter(), {}, None, []
+    with open(path, errors='replace') as f:
+        for line in f:
+            line = line.rstrip('\n')
+            m = HIST_ROOT_RE.match(line)
+            if m:
+                root = m['name']
+                roots[root] = int(m['n'])
+                counts[(root, NONE)] += int(m['n'])
+                first = True
+                continue
+            if root is None:
+                continue
+            m = HIST_COUNT_RE.match(line)
+            if m and len(m['pre']) == 13:
+                counts[(root, m['name'])] += int(m['n'])
+                counts[(root, NONE)] -= int(m['n'])
+                first = False
+                continue
+            m = HIST_SINGLE_RE.match(line)
+            if m and first and not line.strip().startswith('---'):
+                # one path only: hist prints no count on it
+                ambiguous.append((root, m['name']))
+                first = False
+    return counts, roots, ambiguous
+
+
+def parse_profile(path):
+    """report --profile: (event, innermost function) -> count, summed over the tasks."""
+    counts, event, pending = collections.Counter(), None, None
+    with open(path, errors='replace') as f:
+        for line in f:
+            line = line.rstrip('\n')
+            if line.startswith('task: ') or not line.startswith(' '):
+                event = None
+                continue
+            m = PROF_EVENT_RE.match(line)
+            if m:
+                event = m['name']
+                counts[(event, NONE)] += int(m['n'])
+                continue
+            if event is None:
+                continue
+            m = PROF_PLUS_RE.match(line)
+            if m:
+                pending = m['name'] if len(m['pre']) == 10 else None
+                continue
+            m = PROF_COUNT_RE.match(line)
+            if m and pending is not None:
+                counts[(event, pending)] += int(m['n'])
+                counts[(event, NONE)] -= int(m['n'])
+                pending = None
+    return counts
+
+
+def perf_counts(samples):
+    return collections.Counter((s.event, s.leaf or NONE) for s in samples)
+
+
+def hist_counts(samples, chains):
+    """perf's, and each task's first stack in hist's order (CPU after CPU) once more."""
+    want = perf_counts(samples)
+    if not chains:
+        return want, collections.Counter()
+    first = {}
+    for s in sorted(samples, key=lambda s: (s.cpu, s.ts, s.n)):
+        first.setdefault(s.tid, s)
+    extra = collections.Counter((s.event, s.leaf or NONE) for s in first.values())
+    return want + extra, extra
+
+
+def profile_counts(samples):
+    """perf's, the switches out that no switch in ends left out."""
+    want = collections.Counter()
+    out = collections.defaultdict(list)
+    unended = 0
+    for s in sorted(samples, key=lambda s: (s.ts, s.cpu, s.n)):
+        if s.event != 'sched_switch':
+            want[(s.event, s.leaf or NONE)] += 1
+            continue
+        m = SWITCH_RE.search(s.trace)
+        if not m:
+            sys.exit(f'perf script: a sched_switch without prev_pid/next_pid: {s.trace!r}')
+        out[int(m['prev'])].append(s)
+        if out[int(m['next'])]:
+            ended = out[int(m['next'])].pop()
+            want[(ended.event, ended.leaf or NONE)] += 1
+    unended = sum(len(v) for v in out.values())
+    return want, unended
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--label', required=True)
+    ap.add_argument('--script', required=True)
+    ap.add_argument('--report', required=True)
+    ap.add_argument('--hist', required=True)
+    ap.add_argument('--profile', required=True)
+    ap.add_argument('--no-chains', action='store_true')
+    a = ap.parse_args()
+
+    samples = parse_script(a.script)
+    if not samples:
+        sys.exit(f'{a.label}: perf script shows no sample')
+    if a.no_chains and any(s.frames for s in samples):
+        sys.exit(f'{a.label}: --no-chains, but perf script shows call chains')
+    if not a.no_chains and not any(s.leaf for s in samples):
+        sys.exit(f'{a.label}: perf script shows no kernel frame')
+    events = sorted({s.event for s in samples})
+    perf = perf_counts(samples)
+    report = parse_report(a.report, not a.no_chains)
+    hist, roots, ambiguous = parse_hist(a.hist)
+    hist_want, hist_extra = hist_counts(samples, not a.no_chains)
+    prof = parse_profile(a.profile)
+    prof_want, unended = profile_counts(samples)
+
+    errors = []
+    for root, name in ambiguous:
+        if root in events:
+            errors.append(f'hist shows {root} with one path ({name}) and no count on it')
+    keys = sorted({k for k in perf} | {k for c in (report, hist, prof) for k in c
+                                        if k[0] in events and c[k]})
+    print(f'{a.label}: {len(samples)} samples; self counts per event and innermost kernel'
+          f' function ("-": none, a sample taken in user mode)')
+    print(f'  hist = perf + each task\'s first stack once more ({sum(hist_extra.values())}'
+          f' tasks); profile = perf - switches out not ended by a switch in ({unended})')
+    width = max(len(k[1]) for k in keys)
+    head = (f'  {"event":<16} {"function":<{width}} {"perf report":>11} {"perf script":>11}'
+            f' {"hist":>6} {"= want":>6} {"profile":>7} {"= want":>6}')
+    print(head)
+    for k in keys:
+        row = (report[k], perf[k], hist[k], hist_want[k], prof[k], prof_want[k])
+        bad = []
+        if row[0] != row[1]:
+            bad.append('perf report')
+        if row[2] != row[3]:
+            bad.append('hist')
+        if row[4] != row[5]:
+            bad.append('profile')
+        print(f'  {k[0]:<16} {k[1]:<{width}} {row[0]:>11} {row[1]:>11} {row[2]:>6} {row[3]:>6}'
+              f' {row[4]:>7} {row[5]:>6}{"  <- " + ", ".join(bad) if bad else ""}')
+        if bad:
+            errors.append(f'{k[0]} {k[1]}: perf report {row[0]}, perf script {row[1]},'
+                          f' hist {row[2]} (want {row[3]}), profile {row[4]} (want {row[5]})')
+    for ev in events:
+        n = sum(v for k, v in perf.items() if k[0] == ev)
+        if roots.get(ev) != n + sum(v for k, v in hist_extra.items() if k[0] == ev):
+            errors.append(f'hist counts {roots.get(ev)} {ev} events, perf {n}')
+    if errors:
+        print(f'{a.label}: {len(errors)} differences:')
+        for e in errors[:40]:
+            print(f'  {e}')
+        return 1
+    print(f'{a.label}: every count equal ({len(keys)} rows)')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
