@@ -63,7 +63,10 @@ HIST_SINGLE_RE = re.compile(r'^ {10}(?P<name>\S.*)$')
 PROF_EVENT_RE = re.compile(r'^  Event: (?P<name>[^:\s]+)(?::\S*)? \((?P<n>\d+)\)')
 PROF_PLUS_RE = re.compile(r'^(?P<pre>[ |]*)\+ (?P<name>\S+)(?: \(0x[0-9a-f]+\))?$')
 PROF_COUNT_RE = re.compile(r'^[ |]*\s+\d+% \((?P<n>\d+)\)')
+# perf script's sched_switch: its fields (perf 6.1) or the event's own format
+# (perf 6.12 and later: "prev:PID [PRIO] STATE ==> next:PID [PRIO]")
 SWITCH_RE = re.compile(r'prev_pid=(?P<prev>-?\d+) .*next_pid=(?P<next>-?\d+)')
+SWITCH_PRETTY_RE = re.compile(r':(?P<prev>-?\d+) \[-?\d+\] \S+ ==> .*:(?P<next>-?\d+) \[-?\d+\]')
 
 
 def event_name(perf_name):
@@ -216,7 +219,7 @@ def profile_counts(samples):
         if s.event != 'sched_switch':
             want[(s.event, s.leaf or NONE)] += 1
             continue
-        m = SWITCH_RE.search(s.trace)
+        m = SWITCH_RE.search(s.trace) or SWITCH_PRETTY_RE.search(s.trace)
         if not m:
             sys.exit(f'perf script: a sched_switch without prev_pid/next_pid: {s.trace!r}')
         out[int(m['prev'])].append(s)
