@@ -29,12 +29,13 @@ fail() {
 	exit 1
 }
 in=$DATA/stacks.data
-"$PERF" script -f -D -i "$in" > "$tmp/dump" 2> "$tmp/err" || fail "perf script -D: $(tail -n 3 "$tmp/err")"
+"$PERF" script -f -D -i "$in" > "$tmp/dump" 2> "$tmp/err" ||
+	fail "perf script -D: $(tail -n 3 "$tmp/err")"
 "$PERF2DAT" -q -f --kallsyms none --no-user-names "$in" -o "$tmp/out.dat" 2> "$tmp/err" ||
 	fail "conversion: $(cat "$tmp/err")"
 "$dump" "$KSHARK_PLUGIN" "$tmp/out.dat" info > "$tmp/info" 2> "$tmp/err" ||
 	fail "kshark-stacks: $(cat "$tmp/err")"
-"$PYTHON3" - "$TOP_SRCDIR/tests/e2e" "$tmp/dump" "$tmp/info" <<'PY' || fail "the Info column differs (above)"
+cat > "$tmp/check.py" <<'PY'
 import collections
 import sys
 
@@ -73,4 +74,6 @@ if errors:
     sys.exit(1)
 print(f'kshark-info: {n} stack entries, {frames} frames, each on one line, top first')
 PY
+"$PYTHON3" "$tmp/check.py" "$TOP_SRCDIR/tests/e2e" "$tmp/dump" "$tmp/info" ||
+	fail "the Info column differs (above)"
 echo "PASS: kshark-info: the Info of every stack event is its frames on one line, top first"

@@ -32,7 +32,8 @@ grep -q 'sched:sched_waking:' "$tmp/script" && ! grep -q 'sched:sched_wakeup:' "
 "$TRACE_CMD" report --profile "$tmp/out.dat" > "$tmp/profile" 2> "$tmp/err" ||
 	fail "trace-cmd report --profile: $(tail -n 3 "$tmp/err")"
 grep -q 'Event: sched_switch:' "$tmp/profile" ||
-	fail "report --profile shows no sched_switch: $(grep 'Event:' "$tmp/profile" | sort | uniq -c | head)"
+	fail "report --profile shows no sched_switch:" \
+		"$(grep 'Event:' "$tmp/profile" | sort | uniq -c | head)"
 "$PYTHON3" "$tools/self-counts.py" --no-chains --label sched-record --script "$tmp/script" \
 	--report "$tmp/report" --hist "$tmp/hist" --profile "$tmp/profile" ||
 	fail "hist or report --profile counts differ from perf's (table above)"

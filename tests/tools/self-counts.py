@@ -238,6 +238,8 @@ def main():
     ap.add_argument('--hist', required=True)
     ap.add_argument('--profile', required=True)
     ap.add_argument('--no-chains', action='store_true')
+    ap.add_argument('--user-samples', action='store_true',
+                    help='the recording must have samples taken in user mode')
     a = ap.parse_args()
 
     samples = parse_script(a.script)
@@ -247,6 +249,8 @@ def main():
         sys.exit(f'{a.label}: --no-chains, but perf script shows call chains')
     if not a.no_chains and not any(s.leaf for s in samples):
         sys.exit(f'{a.label}: perf script shows no kernel frame')
+    if a.user_samples and all(s.leaf for s in samples):
+        sys.exit(f'{a.label}: perf script shows no sample taken in user mode')
     events = sorted({s.event for s in samples})
     perf = perf_counts(samples)
     report = parse_report(a.report, not a.no_chains)
