@@ -8,20 +8,21 @@
 #   * perf sched record -g (perf 6.1 and later record sched_waking, no
 #     sched_wakeup),
 #   * perf record -g -e sched:sched_switch -e sched:sched_waking -a,
-# are converted, and per event and function the self counts of
-# trace-cmd hist -P and of trace-cmd report --profile are compared with
-# perf report --no-children's and the innermost kernel frames of perf
-# script's chains (tests/tools/self-counts.py says what each tool counts,
-# and prints the tables). perf record fills a build-id cache in a HOME of
-# this test's, and the kallsyms it keeps there names the kernel frames for
-# perf and perf2dat alike. Skipped only where perf cannot record.
+# are converted, and per event and innermost kernel function (address:
+# finer) the self counts of trace-cmd hist -P and of trace-cmd report
+# --profile are compared with perf report --no-children's and the innermost
+# kernel frames of perf script's chains (tests/tools/self-counts.py says
+# what each tool counts, and prints the tables, the functions named from
+# the kallsyms perf record keeps in the build-id cache of a HOME of this
+# test's). Nothing depends on this host's kernel symbols. Skipped only
+# where perf cannot record.
 set -u
 for tool in "${PERF2DAT:-}" "${TRACE_CMD:-}" "${PERF_REAL:-}" "${PYTHON3:-}"; do
 	[ -n "$tool" ] && [ -x "$tool" ] ||
 		{ echo "SKIP: self-counts: perf2dat, trace-cmd, perf and python3 are needed"; exit 77; }
 done
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap '[ -n "${KEEP_TMP:-}" ] || rm -rf "$tmp"' EXIT
 fail() {
 	echo "FAIL: self-counts: $*"
 	exit 1
@@ -57,46 +58,53 @@ record sched sched record -g -o "$tmp/sched.data" -- sh -c "$work"
 record sw record -q -g -m 1024 -e sched:sched_switch -e sched:sched_waking -a -o "$tmp/sw.data" -- \
 	sh -c "$work"
 
-# perf script or report, with an empty build-id cache (below)
+# perf script or report, naming no kernel frame: perf 6.12 and 7.2 in a
+# chroot give up on the kernel symbols of a -a recording ("[kernel.kallsyms]
+# with build id ... not found, continuing without symbols") whatever
+# --kallsyms says, so perf prints kernel frames as addresses everywhere (an
+# empty kallsyms, build-id cache and --symfs, as tests/tools/perf-isolated
+# runs it), and perf2dat gets a kallsyms that names each of them (below):
+# the counts are compared per innermost kernel address. User frames are
+# not compared.
+popt="--kallsyms=/dev/null --symfs=$tmp/empty"
 perf_read() {
 	PERF_BUILDID_DIR=$tmp/empty "$PERF_REAL" "$@"
 }
 
+# the kallsyms perf record kept in the build-id cache: the kernel's _text
+# for perf2dat, and the functions' names in the tables
+ksyms=$(find "$HOME/.debug/[kernel.kallsyms]" -name kallsyms 2> /dev/null | head -n 1)
+[ -n "$ksyms" ] || fail "perf record kept no kallsyms in $HOME/.debug"
+cp "$ksyms" "$tmp/kallsyms" || fail "cannot copy $ksyms"
+text=$(grep ' [Tt] _text$' "$tmp/kallsyms" | head -n 1)
+[ -n "$text" ] || fail "no _text in $ksyms"
+
 status=0
 for name in xz sched sw; do
-	# the kallsyms perf record kept: perf and perf2dat name kernel frames from it
-	ksyms=$(find "$HOME/.debug/[kernel.kallsyms]" -name kallsyms 2> /dev/null | head -n 1)
-	# perf reads it as a copy outside the build-id cache, with an empty cache
-	# and --symfs, as tests/tools/perf-isolated runs perf: perf 6.12 and 7.2
-	# in a chroot give up on the kernel symbols of a -a recording whose
-	# build id they find in the cache ("[kernel.kallsyms] with build id ...
-	# not found, continuing without symbols") whatever --kallsyms says. The
-	# user frames, which are not compared, are left unnamed.
-	kopt=
-	if [ -n "$ksyms" ]; then
-		cp "$ksyms" "$tmp/kallsyms" || fail "cannot copy $ksyms"
-		kopt="--kallsyms=$tmp/kallsyms"
-	fi
-	kopt="$kopt --symfs=$tmp/empty"
-	if [ -n "$ksyms" ]; then
-		"$PERF2DAT" -q -f --kallsyms "$ksyms" "$tmp/$name.data" -o "$tmp/$name.dat" 2> "$tmp/err" ||
-			fail "$name: conversion: $(cat "$tmp/err")"
-	fi
 	fields=tid,cpu,time,event,ip,sym,dso,trace
 	# a recording without PERF_SAMPLE_CPU (per task): perf script refuses "cpu"
-	perf_read script $kopt -i "$tmp/$name.data" -F "$fields" --ns > "$tmp/$name.script" \
-		2> "$tmp/err" || perf_read script $kopt -i "$tmp/$name.data" \
+	perf_read script $popt -i "$tmp/$name.data" -F "$fields" --ns > "$tmp/$name.script" \
+		2> "$tmp/err" || perf_read script $popt -i "$tmp/$name.data" \
 		-F "$(echo "$fields" | sed 's/,cpu//')" --ns > "$tmp/$name.script" 2> "$tmp/err" ||
 		fail "$name: perf script: $(tail -n 3 "$tmp/err")"
-	perf_read report $kopt -i "$tmp/$name.data" --no-children --stdio -n -g none --sort sym \
+	perf_read report $popt -i "$tmp/$name.data" --no-children --stdio -n -g none --sort sym \
 		> "$tmp/$name.report" 2> "$tmp/err" || fail "$name: perf report: $(tail -n 3 "$tmp/err")"
+	# every kernel address of perf's chains named p2d_ADDRESS for perf2dat
+	{
+		echo "$text"
+		awk 'length($1) == 16 && $1 ~ /^[89a-f][0-9a-f]*$/ { print $1 " t p2d_" $1 }' \
+			"$tmp/$name.script" | sort -u
+	} > "$tmp/$name.kallsyms"
+	"$PERF2DAT" -q -f --kallsyms "$tmp/$name.kallsyms" "$tmp/$name.data" -o "$tmp/$name.dat" \
+		2> "$tmp/err" || fail "$name: conversion: $(cat "$tmp/err")"
 	"$TRACE_CMD" hist -P "$tmp/$name.dat" > "$tmp/$name.hist" 2> "$tmp/err" ||
 		fail "$name: trace-cmd hist: $(tail -n 3 "$tmp/err")"
 	"$TRACE_CMD" report --profile "$tmp/$name.dat" > "$tmp/$name.profile" 2> "$tmp/err" ||
 		fail "$name: trace-cmd report --profile: $(tail -n 3 "$tmp/err")"
 	user=
 	[ "$name" = xz ] && user=--user-samples
-	"$PYTHON3" "$tools/self-counts.py" $user --label "$name" --script "$tmp/$name.script" \
+	"$PYTHON3" "$tools/self-counts.py" $user --by-address "$tmp/kallsyms" --label "$name" \
+		--script "$tmp/$name.script" \
 		--report "$tmp/$name.report" --hist "$tmp/$name.hist" --profile "$tmp/$name.profile" ||
 		status=1
 	echo
