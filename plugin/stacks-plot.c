@@ -5,6 +5,9 @@
  * the stream, and the draw handler that marks the samples with stacks
  * (StackView.cpp, when the plugin is built with Qt).
  *
+ * KernelShark's list shows the Info of a stack event on one line, its top
+ * frame first (stack_info()).
+ *
  * p2d_ks_dump() prints what the panel and the call tree would show for
  * every sample of a stream: the headless test reads that.
  */
@@ -49,6 +52,81 @@ static void on_entry(struct kshark_data_stream *stream, void *rec, struct kshark
 		p2d_ks_stream_add(s, rec, e);
 }
 
+/*
+ * libkshark's Info of an entry of a tep stream (tepdata_get_info(), the same
+ * function for every tep stream), which stack_info() wraps
+ */
+static stream_get_str_func tep_get_info;
+
+/*
+ * A stack event's text on one line, its top frame first: libtraceevent
+ * prints a kernel_stack as "<stack trace >" and a "=> FRAME" line per frame
+ * (plugin_function.c), a user_stack as a "\t=> FRAME" line per caller, and
+ * KernelShark's list shows one line of a cell, a clipped middle one. The
+ * heading and the zero padding go, the frames are joined by a blank.
+ */
+/* "=> 0x0": a user_stack's zero padding after its last caller */
+static bool is_padding(const char *line, size_t len)
+{
+	return (len == 6 && !strncmp(line, "=> 0x0", 6)) || (len == 4 && !strncmp(line, "=> 0", 4));
+}
+
+static char *one_line(char *info)
+{
+	char *in = info, *out = info, *nl;
+	size_t len;
+
+	while (*in) {
+		nl = strchr(in, '\n');
+		if (nl)
+			*nl = '\0';
+		in += strspn(in, " \t");
+		len = strlen(in);
+		while (len && (in[len - 1] == ' ' || in[len - 1] == '\t'))
+			len--;
+		if (len && strncmp(in, "<stack trace", 12) && !is_padding(in, len)) {
+			if (out != info)
+				*out++ = ' ';
+			memmove(out, in, len);
+			out += len;
+		}
+		if (!nl)
+			break;
+		in = nl + 1;
+	}
+	*out = '\0';
+	return info;
+}
+
+static char *stack_info(struct kshark_data_stream *stream, const struct kshark_entry *e)
+{
+	struct p2d_ks_stream *s = p2d_ks_stream_of(stream->stream_id);
+	char *info = tep_get_info(stream, e);
+	int kstack, ustack, sw;
+
+	if (!info || !s)
+		return info;
+	p2d_ks_stream_event_ids(s, &kstack, &ustack, &sw);
+	if (e->event_id == kstack || e->event_id == ustack)
+		one_line(info);
+	return info;
+}
+
+/* The Info of the stream's stack events on one line (stack_info()) */
+static void wrap_info(struct kshark_data_stream *stream, bool on)
+{
+	struct kshark_generic_stream_interface *i = stream->interface;
+
+	if (!i)
+		return;
+	if (on && i->get_info != stack_info) {
+		tep_get_info = i->get_info;
+		i->get_info = stack_info;
+	} else if (!on && i->get_info == stack_info) {
+		i->get_info = tep_get_info;
+	}
+}
+
 static int *event_ids(struct kshark_data_stream *stream, int *n)
 {
 	int *ids = kshark_get_all_event_ids(stream);
@@ -78,6 +156,7 @@ int KSHARK_PLOT_PLUGIN_INITIALIZER(struct kshark_data_stream *stream)
 	for (int i = 0; i < n; i++)
 		kshark_register_event_handler(stream, ids[i], on_entry);
 	free(ids);
+	wrap_info(stream, true);
 	p2d_ks_register_draw(stream);
 	return 1;
 }
@@ -90,6 +169,7 @@ int KSHARK_PLOT_PLUGIN_DEINITIALIZER(struct kshark_data_stream *stream)
 	if (!s)
 		return 0;
 	p2d_ks_unregister_draw(stream);
+	wrap_info(stream, false);
 	ids = event_ids(stream, &n);
 	for (int i = 0; i < n; i++)
 		kshark_unregister_event_handler(stream, ids[i], on_entry);

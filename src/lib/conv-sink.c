@@ -63,6 +63,8 @@ static int sink_tracing(void *ctx, uint8_t *blob, size_t len, uint64_t off)
 	}
 	ret = p2d_tracing_parse(&cv->diag, blob, len, off, cv->opts->isolate_formats,
 				&cv->tracing);
+	if (!ret && (ret = p2d_tracing_add_wakeup(cv->tracing)))
+		return p2d_error(&cv->diag, off, ret, "cannot add the format of sched_wakeup");
 	return ret ? ret : tracing_ready(cv);
 }
 
@@ -283,8 +285,11 @@ static int queue_unwind(struct p2d_conv *cv, const struct p2d_event *ev,
 
 /*
  * The call chain of an event just queued (@payload, in our byte order), as
- * stack events right after it: its kernel frames now, its user frames now
- * or, for a sample perf would unwind, when it leaves the queue
+ * stack events right after it: its kernel frames now, in one kernel_stack
+ * event even when there are none (trace-cmd hist gives an event without a
+ * kernel_stack the stack it keeps for the task: an empty one makes it the
+ * event's alone), its user frames now or, for a sample perf would unwind,
+ * when it leaves the queue
  */
 static int stack_events(struct p2d_conv *cv, const struct p2d_event *ev, const uint8_t *payload)
 {
@@ -310,9 +315,8 @@ static int stack_events(struct p2d_conv *cv, const struct p2d_event *ev, const u
 	for (i = 0; i < ch.nr_kernel; i++)
 		if (p2d_ksyms_add(cv->ksyms, ch.kernel[i]))
 			return -ENOMEM;
-	if (ch.nr_kernel)
-		ret = p2d_synth_kernel_stack(cv->synth, cv->tracing, &cv->diag, &of, ch.kernel,
-					     ch.nr_kernel, queue_stack, &sc);
+	ret = p2d_synth_kernel_stack(cv->synth, cv->tracing, &cv->diag, &of, ch.kernel,
+				     ch.nr_kernel, queue_stack, &sc);
 	if (!ret && to_unwind(ev))
 		return queue_unwind(cv, ev, &of, ch.user, ch.nr_user);
 	if (!ret && ch.nr_user)
@@ -348,7 +352,7 @@ static int sink_event(void *ctx, const struct p2d_event *ev)
 		return ret;
 	if (ev->cpu >= P2D_MAX_CPUS)
 		return p2d_error(&cv->diag, ev->off, -ERANGE, "sample for CPU %u", ev->cpu);
-	if ((!ev->nr_chain && !to_unwind(ev)) || cv->opts->no_callchain)
+	if ((!ev->chain && !to_unwind(ev)) || cv->opts->no_callchain)
 		goto alone;
 	cv->grouping = true;
 	cv->group_unwind = false;
@@ -363,7 +367,7 @@ static int sink_event(void *ctx, const struct p2d_event *ev)
 	return queue_group(cv, ev);
 alone:
 	ret = ev->source == P2D_TRACEPOINT ? tracepoint_event(cv, ev) : sample_event(cv, ev);
-	if (ret <= 0 || (!ev->nr_chain && !to_unwind(ev)))
+	if (ret <= 0 || (!ev->chain && !to_unwind(ev)))
 		return ret < 0 ? ret : 0;
 	cv->sum->callchains++;	/* no_callchain */
 	return 0;

@@ -297,7 +297,7 @@ static int read_field(struct p2d_cursor *c, uint64_t bit, const struct p2d_attr 
 		if (p2d_cur_u64(c, &nr) || nr > p2d_cur_left(c) / 8 || nr > UINT32_MAX)
 			return -EBADMSG;
 		s->ev.nr_chain = (uint32_t)nr;
-		s->ev.chain = nr ? c->buf + c->pos : NULL;
+		s->ev.chain = c->buf + c->pos;	/* even when empty: the sample has one */
 		return p2d_cur_skip(c, nr * 8);
 	case PERF_SAMPLE_RAW:
 		return p2d_cur_u32(c, &s->ev.len) || p2d_cur_bytes(c, s->ev.len, &s->ev.raw) ?

@@ -48,7 +48,8 @@ enum p2d_val {
  * @val: the scalars of a non-tracepoint sample (&enum p2d_val), those its
  *	source's @vals names
  * @chain: the call chain, @nr_chain u64 values in the recording's byte
- *	order (@swap), with perf's PERF_CONTEXT_* markers; NULL when none
+ *	order (@swap), with perf's PERF_CONTEXT_* markers; NULL when the
+ *	sample carries none (PERF_SAMPLE_CALLCHAIN), not NULL for an empty one
  * @nr_chain: entries of @chain
  * @swap: @chain, @regs and @ustack are in the other byte order
  * @kernel_ip: the sample was taken in the kernel (its ip is a kernel address)

@@ -10,7 +10,8 @@
  *
  * A call chain becomes, right after its event, what trace-cmd record -T and
  * --user-stack write: an ftrace:kernel_stack event with the kernel part
- * (as many callers as it has: readers walk to the end of the record) and
+ * (as many callers as it has: readers walk to the end of the record; a
+ * chain without one has a kernel_stack of no caller, ended by -1) and
  * ftrace:user_stack events with the user part, 8 callers each as the
  * format declares them (zero-padded; a deeper stack continues in the next
  * one). perf's PERF_CONTEXT_* markers split the chain and are dropped;
@@ -596,7 +597,11 @@ int p2d_synth_chain(struct p2d_synth *s, const struct p2d_event *ev, struct p2d_
  * @d: diagnostics
  * @of: the event the stack belongs to
  * @frames: the frames, innermost first
- * @n: how many (at least one)
+ * @n: how many; none gives a stack of no caller: size 0 and one caller of
+ *	-1, the end mark the readers of kernel stacks stop at (trace-cmd hist,
+ *	libtraceevent's plugin_function.c), so that trace-cmd report --profile,
+ *	which takes the bytes after "caller" as the stack and dies on fewer
+ *	than an int's, has one of no frame
  * @fn: receives the payload
  * @ctx: passed to @fn
  *
@@ -606,10 +611,13 @@ int p2d_synth_kernel_stack(struct p2d_synth *s, struct p2d_tracing *t, struct p2
 			   const struct p2d_stack_of *of, const uint64_t *frames, uint32_t n,
 			   p2d_payload_fn fn, void *ctx)
 {
+	static const uint64_t end = UINT64_MAX;
 	int ret;
 
 	if (!s->stacks_ready && (ret = setup_stacks(s, t, d)))
 		return ret;
+	if (!n)
+		return emit_stack(s, &s->kstack, of, 0, &end, 1, fn, ctx);
 	return emit_stack(s, &s->kstack, of, n, frames, n, fn, ctx);
 }
 

@@ -396,6 +396,53 @@ int p2d_tracing_add_format(struct p2d_tracing *t, const char *system, char *text
 	return 0;
 }
 
+/* sched:sched_wakeup as kernels since 4.9 describe it (sched_wakeup_template) */
+#define WAKEUP_FORMAT \
+	"name: sched_wakeup\nID: %d\nformat:\n" \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n" \
+	"\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n" \
+	"\tfield:pid_t pid;\toffset:24;\tsize:4;\tsigned:1;\n" \
+	"\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n" \
+	"\tfield:int target_cpu;\toffset:32;\tsize:4;\tsigned:1;\n\n" \
+	"print fmt: \"comm=%%s pid=%%d prio=%%d target_cpu=%%03d\", REC->comm, REC->pid," \
+	" REC->prio, REC->target_cpu\n"
+
+/**
+ * p2d_tracing_add_wakeup - the format of sched:sched_wakeup beside sched_switch
+ * @t: tracing data
+ *
+ * trace-cmd report --profile (trace-profile.c) handles sched_switch only
+ * when the file also has a format of sched_wakeup: without one it reads
+ * sched_switch's prev_pid and next_pid through fields it never looked up,
+ * and the stack of a switch lands on whatever event the task had before
+ * (issue 38: under user_stack). trace-cmd record writes the formats of all
+ * the kernel's events, so its files always have one; perf.data has only
+ * those of the recorded events, and perf sched record (perf 6.1 and later)
+ * records sched_waking, not sched_wakeup. A recording with sched_switch and
+ * no sched_wakeup gets the kernel's format of it, under an id no format of
+ * the recording uses; no event of it is written.
+ *
+ * Returns 0 (nothing to add, or added) or a negative errno.
+ */
+int p2d_tracing_add_wakeup(struct p2d_tracing *t)
+{
+	char *text;
+	int id;
+
+	if (!tep_find_event_by_name(t->tep, "sched", "sched_switch") ||
+	    tep_find_event_by_name(t->tep, "sched", "sched_wakeup"))
+		return 0;
+	id = p2d_tracing_new_id(t, false);
+	if (id < 0)
+		return id;
+	if (asprintf(&text, WAKEUP_FORMAT, id) < 0)
+		return -ENOMEM;
+	return p2d_tracing_add_format(t, "sched", text);
+}
+
 /**
  * p2d_tracing_parse - parse the tracing data of a recording
  * @d: diagnostics

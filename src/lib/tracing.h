@@ -90,6 +90,7 @@ int p2d_tracing_new(unsigned int long_size, unsigned int page_size,
 void p2d_tracing_free(struct p2d_tracing *t) __hidden;
 int p2d_tracing_add_format(struct p2d_tracing *t, const char *system, char *text) __hidden;
 int p2d_tracing_new_id(struct p2d_tracing *t, bool pair) __hidden;
+int p2d_tracing_add_wakeup(struct p2d_tracing *t) __hidden;
 
 /**
  * p2d_tracing_has_event - does a format describe event @id?

@@ -23,8 +23,10 @@ trace.dat perf2dat made from it. The expectation comes from perf only:
   each sample): right after its event, with the same CPU, time and pid, an
   ftrace:kernel_stack event lists the kernel part of the chain (between
   perf's context markers) and ftrace:user_stack events, 8 callers each, the
-  user part, address for address, in the same order; an event without a
-  kernel or user part has no such stack event. The stacks are read from
+  user part, address for address, in the same order; every event with a
+  chain has one kernel_stack, of no caller when the chain has no kernel part
+  (trace-cmd hist would give it another event's stack), an event without a
+  chain none, an event without a user part no user_stack. The stacks are read from
   --stack-report FILE, `trace-cmd report -t` with its plugins as users run
   it (without them kernel_stack events print 8 callers only), which must
   list the same events as TRACE_CMD_REPORT_OUTPUT.
@@ -121,7 +123,7 @@ def fail_parse(path, n, what, line):
     sys.exit(f'compare: {path}:{n}: cannot parse {what} line: {line!r}')
 
 
-NO_STACK = ((), ())
+NO_STACK = (None, ())	# no kernel_stack event (a kernel part of no caller is ())
 
 
 def parse_perf(path, ignore, names):
@@ -315,6 +317,7 @@ def parse_chains(path):
         m = CHAIN_RE.match(line)
         if m and cur is not None:
             want = int(m['nr'])
+            cur.fp = True
             continue
         m = USTACK_RE.match(line)
         if m and cur is not None and int(m['size']):
@@ -323,8 +326,10 @@ def parse_chains(path):
 
 
 class Chain(list):
-    """A call chain, and whether its sample carries a user stack copy."""
+    """A call chain, whether its sample carries a user stack copy (dwarf), and
+    whether it has a chain at all (fp: PERF_SAMPLE_CALLCHAIN, "FP chain")."""
     dwarf = False
+    fp = False
 
 
 # perf maps these regions one to one (identity__map_ip): it prints their
@@ -461,7 +466,8 @@ def attach_chains(events, chains, long_size, unwound, cuts=None):
                     cuts[key].append(e)
             elif uq:
                 uq.popleft()
-            e[6] = (tuple(x & mask for x in k), tuple(x & mask for x in u))
+            e[6] = (tuple(x & mask for x in k) if chain.fp else None,
+                    tuple(x & mask for x in u))
 
 
 def accept_cuts(got, cuts):
@@ -517,11 +523,16 @@ def parse_report(path, names_only=False):
             if not parent or parent[1] != ts or parent[2] != pid:
                 errors.append(f'line {n}: {m["event"]} not right after an event of'
                               f' CPU {cpu}, time {fmt_ts(ts)}, pid {pid}')
-                parent = [0] * 6 + [[[], []]]
+                parent = [0] * 6 + [[None, []]]
             part = 0 if m['event'] == 'kernel_stack' else 1
+            if part == 0:
+                if parent[6][0] is not None:
+                    errors.append(f'line {n}: a second kernel_stack for one event')
+                parent[6][0] = []
+            elif parent[6][0] is None:
+                errors.append(f'line {n}: a user_stack without a kernel_stack before it')
+                parent[6][0] = []
             stack = parent[6][part]
-            if part == 0 and stack:
-                errors.append(f'line {n}: a second kernel_stack for one event')
             s = STACK_RE.match(m['fields'].strip())
             if s:
                 stack.append(int(s['addr'] or s['hex'], 16))
@@ -531,11 +542,11 @@ def parse_report(path, names_only=False):
                 fail_parse(path, n, 'trace-cmd report stack', line)
             continue
         stack = None
-        e = [cpu, ts, pid, m['event'], m['fields'].rstrip(), m['comm'].strip(), [[], []]]
+        e = [cpu, ts, pid, m['event'], m['fields'].rstrip(), m['comm'].strip(), [None, []]]
         last[cpu] = e
         events.append(e)
     for e in events:
-        e[6] = (tuple(e[6][0]), tuple(e[6][1]))
+        e[6] = (None if e[6][0] is None else tuple(e[6][0]), tuple(e[6][1]))
     return events, drops, errors
 
 
@@ -764,7 +775,7 @@ def main():
     if errors:
         print(f'{tag}MISMATCH: ' + '\n'.join(errors[:6]))
         return 1
-    frames = sum(len(k) + len(u) for *_, (k, u) in want)
+    frames = sum(len(k or ()) + len(u) for *_, (k, u) in want)
     print(f'{tag}{len(want)} events on {cpus} CPUs equal ({len(samples)} of other events than'
           f' tracepoints, {frames} stack frames), {named} tasks named as perf names'
           ' them' + (f', {sum(drops.values())} dropped events shown' if drops else ''))

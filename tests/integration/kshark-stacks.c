@@ -5,7 +5,10 @@
  * kshark_load_entries()), and print what the panel and the call tree show
  * for every sample, through the plugin's own p2d_ks_dump().
  *
- * Usage: kshark-stacks PLUGIN.so FILE
+ * Usage: kshark-stacks PLUGIN.so FILE [info]
+ * With "info", it prints instead the Info column of KernelShark's list for
+ * each kernel_stack and user_stack entry, "info EVENT CPU TS PID TEXT", a
+ * newline of TEXT as the two characters \n.
  * Exit: 0, 1 on an error, 2 when the plugin is not on the stream (a file
  * without stacks).
  */
@@ -19,6 +22,31 @@
 
 typedef int (*dump_fn)(int sd, FILE *out);
 
+/* KernelShark's Info of the stack entries, as its list shows it */
+static int print_info(struct kshark_entry **rows, ssize_t n)
+{
+	int nr = 0;
+
+	for (ssize_t i = 0; i < n; i++) {
+		char *name = kshark_get_event_name(rows[i]), *info;
+		char *ev = name && strchr(name, '/') ? strchr(name, '/') + 1 : name;
+
+		if (!ev || (strcmp(ev, "kernel_stack") && strcmp(ev, "user_stack"))) {
+			free(name);
+			continue;
+		}
+		info = kshark_get_info(rows[i]);
+		printf("info %s %d %lld %d ", ev, rows[i]->cpu, (long long)rows[i]->ts, rows[i]->pid);
+		for (char *p = info; p && *p; p++)
+			fputs(*p == '\n' ? "\\n" : (char[2]){ *p, 0 }, stdout);
+		putchar('\n');
+		free(info);
+		free(name);
+		nr++;
+	}
+	return nr;
+}
+
 int main(int argc, char **argv)
 {
 	struct kshark_context *ctx = NULL;
@@ -30,8 +58,8 @@ int main(int argc, char **argv)
 	ssize_t n;
 	int sd, ret;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: kshark-stacks PLUGIN.so FILE\n");
+	if (argc != 3 && (argc != 4 || strcmp(argv[3], "info"))) {
+		fprintf(stderr, "usage: kshark-stacks PLUGIN.so FILE [info]\n");
 		return 1;
 	}
 	if (!kshark_instance(&ctx))
@@ -62,7 +90,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "kshark-stacks: no p2d_ks_dump in %s\n", argv[1]);
 		return 1;
 	}
-	ret = dump(sd, stdout);
+	ret = argc == 4 ? print_info(rows, n) : dump(sd, stdout);
 	fflush(stdout);
 	if (ret == -2)	/* -ENOENT: the plugin left the stream alone */
 		ret = 2;
