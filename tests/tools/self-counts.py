@@ -20,14 +20,17 @@ Per event and function, the counts must be:
   its [.] rows, summed, to the samples without kernel frames): the
   reference is perf's own;
 - trace-cmd hist: perf's, plus the stacks its end counts once more, as
-  tracecmd/trace-hist.c plays them (process_kernel_stack(), do_trace_hist(),
-  save_stored_stacks()), CPU after CPU: at each stack event the current
-  stack is saved under its task, the new one counted and made current, and
-  the latest saved stack of the new one's task taken back as current; at
-  the end the current stack and every saved one count again (about one per
-  task, not always: the test plays it). hist's "user_stack" entries (it reads no
-  user_stack: each is an event of its own, under the task's saved stack)
-  are not counted;
+  tracecmd/trace-hist.c plays them (process_event(), process_kernel_stack(),
+  do_trace_hist(), save_stored_stacks()), CPU after CPU: at each stack event
+  the current stack is saved under its task, the new one counted and made
+  current, and the latest saved stack of the new one's task taken back as
+  current; at the end the current stack and every saved one count again
+  (about one per task, not always: the test plays it). The task is the
+  record's common_pid (for a tracepoint sample perf shows with tid -1, the
+  task running on its CPU). A sample of pid -1 (perf's tid of a task whose
+  pid is gone) is counted under the event of the stack before it, which it
+  drops. hist's "user_stack" entries (it reads no user_stack: each is an
+  event of its own, under the task's saved stack) are not counted;
 - trace-cmd report --profile: perf's, except for sched_switch: --profile
   counts a task's switch out, with its stack, when the task runs again
   (the next sched_switch to it, trace-profile.c:
@@ -90,7 +93,7 @@ def fail_parse(path, n, what, line):
 
 
 class Sample:
-    __slots__ = ('n', 'tid', 'cpu', 'ts', 'event', 'trace', 'leaf', 'frames')
+    __slots__ = ('n', 'tid', 'cpu', 'ts', 'event', 'tracepoint', 'trace', 'leaf', 'frames')
 
     def __init__(self, n, m):
         self.n = n
@@ -98,6 +101,7 @@ class Sample:
         self.cpu = int(m['cpu'] or 0)
         self.ts = m['ts']
         self.event = event_name(m['event'])
+        self.tracepoint = ':' in m['event']
         self.trace = m['trace']
         self.leaf = None
         self.frames = 0
@@ -233,30 +237,78 @@ def perf_counts(samples):
     return collections.Counter((s.event, s.leaf or NONE) for s in samples)
 
 
+def hist_pids(samples):
+    """The pid hist reads with each sample's stack: the record's common_pid.
+
+    perf2dat copies a tracepoint's raw record, whose common_pid the kernel
+    wrote; a sample of another event gets perf's tid. They differ where
+    perf's tid is -1: the kernel gives -1 for a task whose pid is already
+    detached (a reaped task's last moments: perf_event_pid_type()), while
+    the tracepoint still names it. Such a tracepoint sample's task is the
+    one running on its CPU: a sched_switch's prev_pid, else the next_pid of
+    the CPU's latest sched_switch before it.
+    """
+    pids, running = {}, {}
+    for s in sorted(samples, key=lambda s: (s.cpu, s.ts, s.n)):
+        m = None
+        if s.event == 'sched_switch':
+            m = SWITCH_RE.search(s.trace) or SWITCH_PRETTY_RE.search(s.trace)
+        pid = s.tid
+        if pid == -1 and s.tracepoint:
+            if m:
+                pid = int(m['prev'])
+            elif s.cpu in running:
+                pid = running[s.cpu]
+            else:
+                sys.exit(f'perf script: a sample of tid -1 ({s.event}, CPU {s.cpu}, {s.ts}) with'
+                         ' no sched_switch before it on its CPU: its task is not known')
+        if m:
+            running[s.cpu] = int(m['next'])
+        pids[s.n] = pid
+    return pids
+
+
 def hist_counts(samples, chains):
-    """perf's, and the stacks hist's end counts once more, played as hist plays them."""
+    """What hist counts, played as tracecmd/trace-hist.c plays each sample's
+    event and stack (process_event(), process_kernel_stack(), CPU after CPU
+    in do_trace_hist(), save_stored_stacks() at the end): (counts, extra
+    counts of its end, samples counted under another event)."""
     want = perf_counts(samples)
     if not chains:
-        return want, collections.Counter()
-    # tracecmd/trace-hist.c, CPU after CPU: at each stack event, the current
-    # stack (of the task of the stack before) is saved; the new stack is
-    # counted and becomes current; then the latest saved stack of the new
-    # stack's task, if any, is taken back as current. At the end the
-    # current stack and every saved one are counted again.
-    cur_pid, cur, saved = None, None, []
+        return want, collections.Counter(), 0
+    pids = hist_pids(samples)
+    # current: (pid, key) of the current stack, None while current_pid < 0;
+    # saved: saved_stacks, latest first. Each sample is its event (its name
+    # made pending under its pid, unless the pid is negative: pending_pid
+    # < 0 is "none"), then its kernel_stack (every chain has one), then
+    # maybe its user_stack, which only makes a pending entry of its own
+    # that the next event counts under "user_stack" (not compared here).
+    cur, saved, moved = None, [], 0
     for s in sorted(samples, key=lambda s: (s.cpu, s.ts, s.n)):
-        restore = cur_pid is not None
-        if restore:
-            saved.insert(0, (cur_pid, cur))
-        cur_pid, cur = s.tid, s
-        if restore:
-            for i, (pid, st) in enumerate(saved):
-                if pid == cur_pid:
-                    cur = saved.pop(i)[1]
-                    break
-    again = ([cur] if cur is not None else []) + [st for _, st in saved]
-    extra = collections.Counter((s.event, s.leaf or NONE) for s in again)
-    return want + extra, extra
+        pid, key = pids[s.n], (s.event, s.leaf or NONE)
+        if pid >= 0:
+            # pending: the current stack is saved, the new one counted and
+            # made current, then the latest saved one of its pid restored
+            restore = cur is not None
+            if restore:
+                saved.insert(0, cur)
+            cur = (pid, key)
+            if restore:
+                for i, (p, _) in enumerate(saved):
+                    if p == pid:
+                        cur = saved.pop(i)
+                        break
+            continue
+        # no pending: the current stack is dropped (never counted again)
+        # and its event's name ends the new stack, counted under that name
+        # (none: the stack's outermost kernel function, no event)
+        want[key] -= 1
+        want[(cur[1][0] if cur else None, key[1])] += 1
+        moved += 1
+        cur = None
+    again = ([cur] if cur is not None else []) + saved
+    extra = collections.Counter(k for _, k in again)
+    return want + extra, extra, moved
 
 
 def profile_counts(samples):
@@ -290,6 +342,8 @@ def main():
     ap.add_argument('--by-address', metavar='KALLSYMS')
     ap.add_argument('--user-samples', action='store_true',
                     help='the recording must have samples taken in user mode')
+    ap.add_argument('--gone-tasks', action='store_true',
+                    help='the recording must have tracepoint samples perf shows with tid -1')
     a = ap.parse_args()
 
     samples = parse_script(a.script, bool(a.by_address))
@@ -301,11 +355,14 @@ def main():
         sys.exit(f'{a.label}: perf script shows no kernel frame')
     if a.user_samples and all(s.leaf for s in samples):
         sys.exit(f'{a.label}: perf script shows no sample taken in user mode')
+    gone = sum(1 for s in samples if s.tid == -1 and s.tracepoint)
+    if a.gone_tasks and not gone:
+        sys.exit(f'{a.label}: perf script shows no tracepoint sample of tid -1 (a task gone)')
     events = sorted({s.event for s in samples})
     perf = perf_counts(samples)
     report = parse_report(a.report, not a.no_chains, bool(a.by_address))
     hist, roots, ambiguous = parse_hist(a.hist)
-    hist_want, hist_extra = hist_counts(samples, not a.no_chains)
+    hist_want, hist_extra, hist_moved = hist_counts(samples, not a.no_chains)
     prof = parse_profile(a.profile)
     prof_want, unended = profile_counts(samples)
 
@@ -313,7 +370,7 @@ def main():
     for root, name in ambiguous:
         if root in events:
             errors.append(f'hist shows {root} with one path ({name}) and no count on it')
-    keys = sorted({k for k in perf} | {k for c in (report, hist, prof) for k in c
+    keys = sorted({k for k in perf} | {k for c in (report, hist, hist_want, prof) for k in c
                                         if k[0] in events and c[k]})
     # perf script prints a sample whose chain perf discarded (a value of the
     # markers' range that is no marker) without frames, and the conversion
@@ -327,6 +384,11 @@ def main():
           f' function ("-": none, a sample taken in user mode)')
     print(f'  hist = perf + the stacks hist counts again at its end ({sum(hist_extra.values())}'
           f'); profile = perf - switches out not ended by a switch in ({unended})')
+    if gone:
+        print(f'  {gone} tracepoint samples perf shows with tid -1 (a task whose pid is gone)')
+    if hist_moved:
+        print(f'  hist counts {hist_moved} samples of pid -1 under the event of the stack before'
+              ' (trace-hist.c takes a negative pid for "no pending event")')
     if frameless:
         print(f'  samples perf script shows without frames (perf discarded the chain; perf'
               f' report counts them under their ip): {dict(frameless)}')
@@ -361,8 +423,9 @@ def main():
         if sum(v for k, v in report.items() if k[0] == ev) != n:
             errors.append(f'perf report counts {sum(v for k, v in report.items() if k[0] == ev)}'
                           f' {ev} samples, perf script {n}')
-        if roots.get(ev) != n + sum(v for k, v in hist_extra.items() if k[0] == ev):
-            errors.append(f'hist counts {roots.get(ev)} {ev} events, perf {n}')
+        hn = sum(v for k, v in hist_want.items() if k[0] == ev)
+        if roots.get(ev) != hn:
+            errors.append(f'hist counts {roots.get(ev)} {ev} events, want {hn} (perf {n})')
     if errors:
         print(f'{a.label}: {len(errors)} differences:')
         for e in errors[:40]:
