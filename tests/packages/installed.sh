@@ -77,7 +77,7 @@ as_user "trace-cmd options" > "$tmp/front.list" 2>&1
 cmp -s "$tmp/front.list" "$tmp/real.list" && ok "trace-cmd options: Debian's trace-cmd's" ||
 	bad "trace-cmd options differs"
 as_user 'perf2dat mixed.data -o m.dat' > "$tmp/out" 2>&1
-grep -q '^perf2dat: 1001 events (25 tracepoint samples, 464 other samples, 512 stacks), ' "$tmp/out" &&
+grep -q '^perf2dat: 1005 events (25 tracepoint samples, 464 other samples, 516 stacks), ' "$tmp/out" &&
 	/usr/bin/trace-cmd.distrib report "$tmp/m.dat" > /dev/null 2>&1 &&
 	ok "perf2dat mixed.data" || bad "perf2dat: $(cat "$tmp/out")"
 printf '#!/bin/sh\necho "kernelshark $*"\n' > "$tmp/stub" && chmod 755 "$tmp/stub"

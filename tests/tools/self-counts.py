@@ -19,12 +19,13 @@ Per event and function, the counts must be:
 - perf report's [k] rows equal to the leaves of perf script's chains (and
   its [.] rows, summed, to the samples without kernel frames): the
   reference is perf's own;
-- trace-cmd hist: perf's, plus one per task: hist keeps, per task, the
-  first stack it reads of it (its "saved stack", which it restores after
-  each later stack event of the task) and at its end counts each task's
-  once more (tracecmd/trace-hist.c: do_trace_hist(), save_stored_stacks());
-  hist reads CPU after CPU, so a task's first stack is its first sample on
-  the lowest CPU it has samples on. hist's "user_stack" entries (it reads no
+- trace-cmd hist: perf's, plus the stacks its end counts once more, as
+  tracecmd/trace-hist.c plays them (process_kernel_stack(), do_trace_hist(),
+  save_stored_stacks()), CPU after CPU: at each stack event the current
+  stack is saved under its task, the new one counted and made current, and
+  the latest saved stack of the new one's task taken back as current; at
+  the end the current stack and every saved one count again (about one per
+  task, not always: the test plays it). hist's "user_stack" entries (it reads no
   user_stack: each is an event of its own, under the task's saved stack)
   are not counted;
 - trace-cmd report --profile: perf's, except for sched_switch: --profile
@@ -233,14 +234,28 @@ def perf_counts(samples):
 
 
 def hist_counts(samples, chains):
-    """perf's, and each task's first stack in hist's order (CPU after CPU) once more."""
+    """perf's, and the stacks hist's end counts once more, played as hist plays them."""
     want = perf_counts(samples)
     if not chains:
         return want, collections.Counter()
-    first = {}
+    # tracecmd/trace-hist.c, CPU after CPU: at each stack event, the current
+    # stack (of the task of the stack before) is saved; the new stack is
+    # counted and becomes current; then the latest saved stack of the new
+    # stack's task, if any, is taken back as current. At the end the
+    # current stack and every saved one are counted again.
+    cur_pid, cur, saved = None, None, []
     for s in sorted(samples, key=lambda s: (s.cpu, s.ts, s.n)):
-        first.setdefault(s.tid, s)
-    extra = collections.Counter((s.event, s.leaf or NONE) for s in first.values())
+        restore = cur_pid is not None
+        if restore:
+            saved.insert(0, (cur_pid, cur))
+        cur_pid, cur = s.tid, s
+        if restore:
+            for i, (pid, st) in enumerate(saved):
+                if pid == cur_pid:
+                    cur = saved.pop(i)[1]
+                    break
+    again = ([cur] if cur is not None else []) + [st for _, st in saved]
+    extra = collections.Counter((s.event, s.leaf or NONE) for s in again)
     return want + extra, extra
 
 
@@ -310,8 +325,8 @@ def main():
     moved = collections.Counter()
     print(f'{a.label}: {len(samples)} samples; self counts per event and innermost kernel'
           f' function ("-": none, a sample taken in user mode)')
-    print(f'  hist = perf + each task\'s first stack once more ({sum(hist_extra.values())}'
-          f' tasks); profile = perf - switches out not ended by a switch in ({unended})')
+    print(f'  hist = perf + the stacks hist counts again at its end ({sum(hist_extra.values())}'
+          f'); profile = perf - switches out not ended by a switch in ({unended})')
     if frameless:
         print(f'  samples perf script shows without frames (perf discarded the chain; perf'
               f' report counts them under their ip): {dict(frameless)}')
