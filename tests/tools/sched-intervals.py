@@ -7,12 +7,24 @@ An interval goes from a sched_switch whose prev_state is a sleeping state
 (S D T t P I: not R or R+, nor X and Z) to the next sched_switch that runs
 the task again. Its wake-up is the last sched_waking of the task (of
 sched_wakeup, when the recording has no sched_waking) since the task last
-ran: the waker is the task of that line, its CPU and time; the run delay
-goes from it to the switch-in. Events of one task at one nanosecond are
-taken switch-out, wake-up, switch-in, each kind in CPU order.
+ran: the waker is the task that ran that wake-up, its CPU and time; the
+run delay goes from it to the switch-in. Events of one task at one
+nanosecond are taken switch-out, wake-up, switch-in, each kind in CPU
+order.
 
-    sched-intervals.py compare TRACE CHAINS DUMP NAME
+The waker is the wake-up event's common_pid, the task the kernel recorded
+in the tracepoint's payload (what trace.dat keeps and the plugin shows), as
+perf's Python engine gives it (WAKERS). perf script's tid of the line is
+the sample's, which the kernel gives as -1 for a task it has already
+unhashed (perf_event_tid() once !pid_alive(): the last wake-ups of an
+exiting thread, such as the one that tells the parent of a process whose
+main thread exited first). So every wake-up line must have its WAKERS
+line, and a tid other than -1 must equal its common_pid: anything else is
+a failure.
+
+    sched-intervals.py compare TRACE WAKERS CHAINS DUMP NAME
         TRACE: perf script -F comm,tid,cpu,time,event,trace --ns
+        WAKERS: perf script -s tests/tools/sched-wakers.py
         CHAINS: perf script -F cpu,time,event,ip,sym --ns (or "-": no stacks)
         DUMP: kshark-stacks --blocked of the same recording
       Every interval of DUMP must be one of TRACE's (task, state, start,
@@ -20,9 +32,10 @@ taken switch-out, wake-up, switch-in, each kind in CPU order.
       DUMP the call chain perf script shows for the sched_switch and the
       sched_waking sample, function by function; the off-CPU tree's
       totals (of each state, of each waker under it, of all) the sums of
-      the intervals. Prints a summary; exit 1 on a difference.
+      the intervals. Prints a summary, with how many intervals have a
+      waker perf script shows as -1; exit 1 on a difference.
 
-    sched-intervals.py list TRACE
+    sched-intervals.py list TRACE WAKERS
         The intervals, one a line: PID STATE START END WAKER WAKE_CPU WAKE_TS
 """
 
@@ -47,13 +60,38 @@ def fail(name, msg):
     sys.exit(1)
 
 
-def read_trace(path, name):
+def read_wakers(path, name):
+    """sched-wakers.py's lines: (cpu, time, event, pid) -> their common_pids, in order"""
+    wakers = collections.defaultdict(collections.deque)
+    for n, line in enumerate(open(path, errors='replace'), 1):
+        m = re.match(r'^(\d+) (\d+)\.(\d{9}) (sched:sched_wak(?:ing|eup)) (-?\d+) (-?\d+)$', line)
+        if not m:
+            fail(name, 'sched-wakers.py line %d not understood: %r' % (n, line))
+        cpu, sec, ns, ev, pid, common_pid = m.groups()
+        wakers[(int(cpu), int(sec) * 10**9 + int(ns), ev, int(pid))].append(int(common_pid))
+    return wakers
+
+
+def waker_of(wakers, key, tid, n, name):
+    """The common_pid of perf script's wake-up line @n: perf's tid, unless that is -1"""
+    if not wakers[key]:
+        fail(name, 'perf script line %d: no sched-wakers.py line for %s %d.%09d of %d'
+             % (n, key[2], key[1] // 10**9, key[1] % 10**9, key[3]))
+    common_pid = wakers[key].popleft()
+    if tid not in (-1, common_pid):
+        fail(name, 'perf script line %d: tid %d, but the event\'s common_pid is %d'
+             % (n, tid, common_pid))
+    return common_pid
+
+
+def read_trace(path, wakers_path, name):
     """The moves of perf script's sched_switch and wake-up lines."""
     moves, wakings = [], 0
+    wakers = read_wakers(wakers_path, name)
     for n, line in enumerate(open(path, errors='replace'), 1):
         m = LINE_RE.match(line.rstrip('\n'))
         if not m:
-            continue
+            fail(name, 'perf script line %d not understood: %r' % (n, line))
         comm, tid, cpu, sec, ns, ev, rest = m.groups()
         rest = rest or ''
         ts, cpu, tid = int(sec) * 10**9 + int(ns), int(cpu), int(tid)
@@ -70,16 +108,24 @@ def read_trace(path, name):
                 fail(name, 'perf script line %d: %s not understood: %r' % (n, ev, line))
             kind = 'w' if ev == 'sched:sched_waking' else 'u'
             wakings += kind == 'w'
-            moves.append((int(f.group(1)), ts, WAKE, cpu, n, kind, tid))
+            pid = int(f.group(1))
+            waker = waker_of(wakers, (cpu, ts, ev, pid), tid, n, name)
+            moves.append((pid, ts, WAKE, cpu, n, kind, (waker, tid == -1)))
+    left = sum(len(q) for q in wakers.values())
+    if left:
+        fail(name, '%d sched-wakers.py lines without their perf script line' % left)
     return moves, wakings
 
 
-def intervals(path, name):
-    """(pid, state, start, end, out_cpu, in_cpu, waker, wake_cpu, wake_ts)"""
-    moves, wakings = read_trace(path, name)
+def intervals(path, wakers_path, name):
+    """
+    (pid, state, start, end, out_cpu, in_cpu, waker, wake_cpu, wake_ts), and
+    how many of them have a waker perf script shows as -1
+    """
+    moves, wakings = read_trace(path, wakers_path, name)
     moves = [m for m in moves if m[0] > 0]
     moves.sort(key=lambda m: (m[0], m[1], m[2], m[3], m[4]))
-    out, prev_pid, wake, res = None, None, None, []
+    out, prev_pid, wake, res, unhashed = None, None, None, [], 0
     for pid, ts, kind, cpu, _, what, waker in moves:
         if pid != prev_pid:
             out = wake = None
@@ -88,13 +134,14 @@ def intervals(path, name):
             out = (ts, cpu, what) if what in SLEEPING else None
         elif kind == WAKE:
             if what == 'w' or not wakings:
-                wake = (waker, cpu, ts)
+                wake = (waker[0], cpu, ts, waker[1])
         else:
             if out:
-                w = wake or (-1, None, None)
-                res.append((pid, out[2], out[0], ts, out[1], cpu) + w)
+                w = wake or (-1, None, None, False)
+                res.append((pid, out[2], out[0], ts, out[1], cpu) + w[:3])
+                unhashed += w[3]
             out = wake = None
-    return res
+    return res, unhashed
 
 
 def read_chains(path):
@@ -208,8 +255,8 @@ def check_tree(name, ivs, tree):
     return want[('all',)]
 
 
-def compare(trace, chains_path, dump, name):
-    want = intervals(trace, name)
+def compare(trace, wakers, chains_path, dump, name):
+    want, unhashed = intervals(trace, wakers, name)
     ivs, stacks, tree = read_dump(dump, name)
     if not want:
         fail(name, 'perf script shows no blocked interval')
@@ -228,17 +275,18 @@ def compare(trace, chains_path, dump, name):
         fail(name, 'stacks in a recording without call chains')
     total = check_tree(name, ivs, tree)
     print('%s: %d blocked intervals as perf script gives them (%s), %d with their waker and run'
-          ' delay, %d stacks (kernel frames as perf script names them); off-CPU tree: %d intervals, %d ns'
+          ' delay (%d woken by a task perf shows as -1), %d stacks (kernel frames as perf script'
+          ' names them); off-CPU tree: %d intervals, %d ns'
           % (name, len(ivs), ', '.join('%s %d' % kv for kv in sorted(states.items())), woken,
-             checked, total[0], total[1]))
+             unhashed, checked, total[0], total[1]))
     return states
 
 
 def main():
-    if len(sys.argv) == 6 and sys.argv[1] == 'compare':
+    if len(sys.argv) == 7 and sys.argv[1] == 'compare':
         compare(*sys.argv[2:])
-    elif len(sys.argv) == 3 and sys.argv[1] == 'list':
-        for iv in intervals(sys.argv[2], sys.argv[2]):
+    elif len(sys.argv) == 4 and sys.argv[1] == 'list':
+        for iv in intervals(sys.argv[2], sys.argv[3], sys.argv[2])[0]:
             print('%d %s %d %d %d %s %s' % (iv[0], iv[1], iv[2], iv[3], iv[6], iv[7], iv[8]))
     else:
         print(__doc__, file=sys.stderr)
