@@ -80,8 +80,10 @@ check() {
 		fail "$file: perf script -s sched-wakers.py: $(head -n 3 "$tmp/err")"
 	fi
 	if [ "$chains" = yes ]; then
-		"$PERF_REAL" script -f -i "$tmp/$file" -F cpu,time,event,ip,sym --ns > "$tmp/chains" \
-			2> /dev/null || fail "$file: perf script -F ip,sym"
+		# one line a chain entry: perf 7.2 adds the DWARF inlines by default,
+		# all "(inlined)" where it has no symbol, or repeats the frame itself
+		"$PERF_REAL" script -f -i "$tmp/$file" -F cpu,time,event,ip,sym --ns --no-inline \
+			> "$tmp/chains" 2> /dev/null || fail "$file: perf script -F ip,sym"
 		chains=$tmp/chains
 	else
 		chains=-

@@ -25,7 +25,7 @@ a failure.
     sched-intervals.py compare TRACE WAKERS CHAINS DUMP NAME
         TRACE: perf script -F comm,tid,cpu,time,event,trace --ns
         WAKERS: perf script -s tests/tools/sched-wakers.py
-        CHAINS: perf script -F cpu,time,event,ip,sym --ns (or "-": no stacks)
+        CHAINS: perf script -F cpu,time,event,ip,sym --ns --no-inline (or "-": no stacks)
         DUMP: kshark-stacks --blocked of the same recording
       Every interval of DUMP must be one of TRACE's (task, state, start,
       end, CPUs, waker, its CPU and time) and none missing; each stack of
