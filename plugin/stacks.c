@@ -372,6 +372,33 @@ size_t p2d_ks_cpu_entries(struct p2d_ks_stream *s, int cpu, const struct kshark_
 	return s->cpus[cpu].nr;
 }
 
+/**
+ * p2d_ks_stream_span - the times of the stream's first and last entries
+ * @s: the stream's state
+ * @first: set to the first
+ * @last: set to the last
+ *
+ * Returns false when the stream has no entries.
+ */
+bool p2d_ks_stream_span(struct p2d_ks_stream *s, int64_t *first, int64_t *last)
+{
+	bool any = false;
+
+	sort_cpus(s);
+	for (int c = 0; c < s->nr_cpus; c++) {
+		const struct cpu_vec *v = &s->cpus[c];
+
+		if (!v->nr)
+			continue;
+		if (!any || v->e[0]->ts < *first)
+			*first = v->e[0]->ts;
+		if (!any || v->e[v->nr - 1]->ts > *last)
+			*last = v->e[v->nr - 1]->ts;
+		any = true;
+	}
+	return any;
+}
+
 /* ------------------------------------------------------------ frames */
 
 static const char *keep(struct p2d_ks_stack *st, const char *str)
@@ -553,6 +580,49 @@ int p2d_ks_stack_read(struct p2d_ks_stream *s, const struct kshark_entry *sample
 	str = kshark_get_task(sample);
 	snprintf(st->task, sizeof(st->task), "%s", str ? str : "<...>");
 	free(str);
+	return 0;
+}
+
+/**
+ * p2d_ks_stack_user - user frames that no record holds, with names
+ * @s: the stream's state
+ * @pid: the process they are of
+ * @ips: the addresses, innermost first
+ * @nr: how many
+ * @st: filled (no sample, no task); release with p2d_ks_stack_release()
+ *
+ * For perf record --off-cpu's end-of-run batch, which the trace.dat keeps
+ * apart from its events. Returns 0, -ENOENT without frames, or another
+ * negative errno.
+ */
+int p2d_ks_stack_user(struct p2d_ks_stream *s, int pid, const uint64_t *ips, size_t nr,
+		      struct p2d_ks_stack *st)
+{
+	struct tep_handle *tep = kshark_get_tep(s->stream);
+	struct inline_ctx ic = { st, NULL, 0 };
+	size_t cap = 0;
+	int ret = 0;
+
+	memset(st, 0, sizeof(*st));
+	if (!tep)
+		return -ENOENT;
+	ic.cap = &cap;
+	pthread_mutex_lock(&s->stream->input_mutex);
+	for (size_t i = 0; i < nr && !ret; i++) {
+		struct p2d_ks_frame f;
+
+		p2d_ks_user_frame(s->syms, kshark_get_tep_input(s->stream), tep, pid, ips[i], &f,
+				  st, keep, add_inline, &ic);
+		ret = ic.err ? ic.err : add_frame(st, &cap, &f);
+	}
+	pthread_mutex_unlock(&s->stream->input_mutex);
+	fix_names(st);
+	if (ret || !st->nr) {
+		p2d_ks_stack_release(st);
+		return ret ? ret : -ENOENT;
+	}
+	st->cpu = -1;
+	st->pid = pid;
 	return 0;
 }
 
