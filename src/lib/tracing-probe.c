@@ -89,6 +89,7 @@ static void __attribute__((noreturn)) probe_child(struct p2d_tracing *t, int soc
 {
 	const struct rlimit no_core = { 0, 0 };
 	uint32_t i;
+	ssize_t r;
 	int null;
 
 	/* a crash here is expected: no core file, no message, no crash handler */
@@ -99,6 +100,14 @@ static void __attribute__((noreturn)) probe_child(struct p2d_tracing *t, int soc
 	signal(SIGFPE, SIG_DFL);
 	signal(SIGILL, SIG_DFL);
 	signal(SIGABRT, SIG_DFL);
+	/*
+	 * It lives as long as the conversion: a Ctrl-C to the terminal's
+	 * process group is the parent's to act on (&p2d_options cancel), and
+	 * the child ends when the parent closes its socket, or dies
+	 */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
 	null = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	if (null >= 0)
 		dup2(null, STDERR_FILENO);
@@ -106,7 +115,12 @@ static void __attribute__((noreturn)) probe_child(struct p2d_tracing *t, int soc
 	i = PROBE_NONE;
 	if (send(sock, &i, sizeof(i), MSG_NOSIGNAL) != sizeof(i))
 		_exit(1);
-	while (recv(sock, &i, sizeof(i), MSG_WAITALL) == sizeof(i)) {
+	for (;;) {
+		r = recv(sock, &i, sizeof(i), MSG_WAITALL);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r != sizeof(i))
+			break;
 		parse_one(t, i);
 		if (send(sock, &i, sizeof(i), MSG_NOSIGNAL) != sizeof(i))
 			break;
