@@ -111,12 +111,13 @@ typedef void (*p2d_name_fn)(void *ctx, const char *path, bool created);
  * @cancel: when not NULL, polled while converting: once *@cancel is not 0
  *	the conversion stops soon, fails with -ECANCELED and leaves nothing
  *	behind (set it from a signal handler, say)
- * @isolate_formats: parse the recording's event formats in a child process
- *	(fork) ahead of the caller, which parses each once the child got
- *	past it, so that a damaged format on which libtraceevent crashes or
- *	loops (libtraceevent 1.7 and 1.8 die on some) is dropped with a
- *	warning instead of taking the caller down. Off by default: no
- *	process is created unless asked.
+ * @isolate_formats: parse each of the recording's event formats the
+ *	conversion needs (those of ftrace, and of each event when it is first
+ *	converted: only those go into the trace.dat) first in a child process
+ *	(a fork, kept until the conversion ends), so that a damaged format on
+ *	which libtraceevent crashes or loops (libtraceevent 1.7 and 1.8 die on
+ *	some) is dropped with a warning instead of taking the caller down.
+ *	Off by default: no process is created unless asked.
  * @no_callchain: leave call chains out; by default each sample's chain
  *	becomes, right after its event, an ftrace:kernel_stack event with its
  *	kernel part and ftrace:user_stack events with its user part

@@ -65,7 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct p2d_diag d;
 	char error[512];
 	uint8_t *blob = malloc(size ? size : 1);
-	int ret;
+	int ret, id;
 
 	if (!blob)
 		return 0;
@@ -83,6 +83,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if ((t->long_size != 4 && t->long_size != 8) || t->page_size < 256 ||
 		    (t->page_size & (t->page_size - 1)))
 			abort();
+		/* every format, as if each event came (the others are parsed on demand) */
+		for (id = 0; id < 65536; id++) {
+			ret = p2d_tracing_need(t, (uint16_t)id);
+			if (ret < 0 && (!d.err_set || !error[0] || strchr(error, '\n')))
+				abort();
+		}
 		p2d_tracing_free(t);
 	}
 	tep_losses_free();
