@@ -98,6 +98,9 @@ int p2d_cli_convert_option(struct p2d_cli *cli, struct p2d_options *o, int c, ch
 	case P2D_OPT_NO_USER_NAMES:
 		o->no_user_names = true;
 		return 1;
+	case P2D_OPT_DEBUGINFOD:
+		o->debuginfod = true;
+		return 1;
 	case P2D_OPT_ALL:
 		o->all_records = true;
 		return 1;
