@@ -143,8 +143,13 @@ static double seconds(void)
 
 /*
  * The client's progress callback, about once a second while it fetches:
- * @a is the bytes received once a server sends (debuginfod_get_url() then
- * names it), a count of calls before. Non-zero gives the fetch up.
+ * @a counts the calls (1, 2, ...) until a server sends, then the bytes
+ * received. Whether one sends is told by @a alone, growing otherwise than
+ * by one from a call to the next: elfutils 0.192 names the server it asks
+ * (debuginfod_get_url()) before any answers, so a server that never
+ * answers looked like a download that grows by a byte a second (and a
+ * cache clean calls with counts of files first). Non-zero gives the fetch
+ * up.
  */
 static int progress(debuginfod_client *c, long a, long b)
 {
@@ -158,10 +163,9 @@ static int progress(debuginfod_client *c, long a, long b)
 		f->stopped = true;
 		return 1;
 	}
-	if (dl.get_url(c) && a != f->bytes) {
-		f->bytes = a;
+	if (a != f->bytes && a != f->bytes + 1)
 		f->last = now;
-	}
+	f->bytes = a;
 	if (f->wait <= 0 || now - f->last < (double)f->wait)
 		return 0;
 	f->gave_up = true;
