@@ -338,6 +338,9 @@ static void forget_miss(const struct answer *a, const char *hex)
 /* @a's fetch failed with @err */
 static void failed(struct p2d_fetch *f, const struct answer *a, const char *hex, int err)
 {
+	/* the client's own DEBUGINFOD_TIMEOUT ran out (curl's timer) */
+	if (err == -ETIME && !f->stopped)
+		f->gave_up = true;
 	if (f->stopped || f->gave_up)
 		forget_miss(a, hex);
 	if (f->stopped)		/* the caller cancelled the conversion */
