@@ -139,6 +139,17 @@ typedef void (*p2d_name_fn)(void *ctx, const char *path, bool created);
  *	is named after the function of its mapped file that holds it, as perf
  *	names it (the file found as for @symfs, build id checked), in the
  *	kallsyms section, where trace-cmd finds it
+ * @debuginfod: fetch the files of user stacks that are not here (found
+ *	neither under @symfs nor in @buildid_dir), and their separate debug
+ *	files, by build id from the symbol servers of $DEBUGINFOD_URLS, with
+ *	elfutils' debuginfod client; off by default (a server can be slow).
+ *	A fetch is given up after $DEBUGINFOD_TIMEOUT (else 10) seconds
+ *	without data, and then nothing more is asked. The client keeps what
+ *	it fetched in its cache ($DEBUGINFOD_CACHE_PATH, else
+ *	$HOME/.cache/debuginfod_client), the only place a conversion writes
+ *	outside its output and its temporary files. libdebuginfod is loaded
+ *	(dlopen) only then; p2d_convert() fails with -EOPNOTSUPP when it
+ *	cannot be, or the library was built without it
  */
 struct p2d_options {
 	size_t			size;
@@ -172,6 +183,7 @@ struct p2d_options {
 	const char		*symfs;
 	const char		*buildid_dir;
 	bool			no_user_names;
+	bool			debuginfod;
 };
 
 /**
