@@ -27,6 +27,7 @@
 #include "libkshark.h"
 #include "libkshark-tepdata.h"
 #include "trace-cmd.h"
+#include "ks-util.h"
 #include "blocked.h"
 #include "stacks.h"
 
@@ -175,32 +176,6 @@ struct kshark_data_stream *p2d_ks_blocked_stream(const struct p2d_ks_blocked_set
 	return b->stream;
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	size_t n = *cap ? *cap : 256;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, n * size);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = n;
-	return 0;
-}
-
-static long long number(struct tep_format_field *f, struct tep_record *rec)
-{
-	unsigned long long v = 0;
-
-	if (!f || tep_read_number_field(f, rec->data, &v))
-		return -1;
-	return (long long)v;
-}
-
 /*
  * The letter trace-cmd and perf show for a prev_state: R (0) and R+ (the
  * bit above the reported states: preempted) are runnable; S D T t X Z P I
@@ -228,7 +203,7 @@ static void add_move(struct p2d_ks_blocked_set *b, const struct kshark_entry *e,
 {
 	struct move *m;
 
-	if (pid <= 0 || grow((void **)&b->mv, &b->cap_mv, b->nr_mv + 1, sizeof(*b->mv)))
+	if (pid <= 0 || p2d_ks_grow((void **)&b->mv, &b->cap_mv, b->nr_mv + 1, sizeof(*b->mv)))
 		return;
 	m = &b->mv[b->nr_mv++];
 	m->e = e;
@@ -242,12 +217,12 @@ static void add_move(struct p2d_ks_blocked_set *b, const struct kshark_entry *e,
 static void add_offcpu(struct p2d_ks_blocked_set *b, struct tep_record *r,
 		       const struct kshark_entry *e)
 {
-	long long period = number(b->f_period, r);
+	long long period = p2d_ks_number(b->f_period, r);
 	struct p2d_ks_blocked *iv;
 	int pid = tep_data_pid(kshark_get_tep(b->stream), r);
 
 	if (pid <= 0 || period <= 0 || period > e->ts ||
-	    grow((void **)&b->direct, &b->cap_direct, b->nr_direct + 1, sizeof(*b->direct)))
+	    p2d_ks_grow((void **)&b->direct, &b->cap_direct, b->nr_direct + 1, sizeof(*b->direct)))
 		return;
 	iv = &b->direct[b->nr_direct++];
 	memset(iv, 0, sizeof(*iv));
@@ -276,13 +251,13 @@ void p2d_ks_blocked_add(struct p2d_ks_blocked_set *b, void *rec, struct kshark_e
 	if (!r)
 		return;
 	if (e->event_id == b->switch_id) {
-		add_move(b, e, (int)number(b->f_prev_pid, r), MV_OUT,
-			 state_letter(number(b->f_prev_state, r)), -1);
-		add_move(b, e, (int)number(b->f_next_pid, r), MV_IN, 0, -1);
+		add_move(b, e, (int)p2d_ks_number(b->f_prev_pid, r), MV_OUT,
+			 state_letter(p2d_ks_number(b->f_prev_state, r)), -1);
+		add_move(b, e, (int)p2d_ks_number(b->f_next_pid, r), MV_IN, 0, -1);
 	} else if (e->event_id == b->waking_id || e->event_id == b->wakeup_id) {
 		bool waking = e->event_id == b->waking_id;
 
-		add_move(b, e, (int)number(waking ? b->f_waking_pid : b->f_wakeup_pid, r), MV_WAKE,
+		add_move(b, e, (int)p2d_ks_number(waking ? b->f_waking_pid : b->f_wakeup_pid, r), MV_WAKE,
 			 waking ? 'w' : 'u', tep_data_pid(kshark_get_tep(b->stream), r));
 		if (waking)
 			b->nr_waking++;
@@ -330,7 +305,7 @@ static int close_interval(struct p2d_ks_blocked_set *b, const struct move *out,
 {
 	struct p2d_ks_blocked *iv;
 
-	if (grow((void **)&b->iv, &b->cap_iv, b->nr_iv + 1, sizeof(*b->iv)))
+	if (p2d_ks_grow((void **)&b->iv, &b->cap_iv, b->nr_iv + 1, sizeof(*b->iv)))
 		return -ENOMEM;
 	iv = &b->iv[b->nr_iv++];
 	iv->pid = out->pid;
@@ -411,7 +386,7 @@ static void make(struct p2d_ks_blocked_set *b)
 	forget(b);
 	/* the perf:offcpu_time intervals first, then those of the moves */
 	if (b->nr_direct &&
-	    !grow((void **)&b->iv, &b->cap_iv, b->nr_direct, sizeof(*b->iv))) {
+	    !p2d_ks_grow((void **)&b->iv, &b->cap_iv, b->nr_direct, sizeof(*b->iv))) {
 		memcpy(b->iv, b->direct, b->nr_direct * sizeof(*b->iv));
 		b->nr_iv = b->nr_direct;
 	}
