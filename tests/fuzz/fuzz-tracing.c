@@ -20,51 +20,9 @@
 #include "fuzz.h"
 #include "tep-losses.h"
 #include "tep-shield.h"
+#include "tep-standins.h"
 
-void __lsan_disable(void);
-void __lsan_enable(void);
 void __sanitizer_set_death_callback(void (*callback)(void));
-
-/* libtraceevent loses a few bytes on some damaged formats: tep-losses.h */
-enum tep_errno tep_parse_event(struct tep_handle *tep, const char *buf, unsigned long size,
-			       const char *sys);
-
-enum tep_errno tep_parse_event(struct tep_handle *tep, const char *buf, unsigned long size,
-			       const char *sys)
-{
-	enum tep_errno ret;
-
-	if (tep_shield_refuses(tep, buf, size, sys))
-		return TEP_ERRNO__READ_FORMAT_FAILED;
-	__lsan_disable();
-	tep_losses_enter();
-	ret = tep_real_parse(tep, buf, size, sys);
-	tep_losses_leave();
-	__lsan_enable();
-	return ret;
-}
-
-/* The same for tep_parse_format(), which the library calls for the recording's formats */
-enum tep_errno tep_parse_format(struct tep_handle *tep, struct tep_event **eventp,
-				const char *buf, unsigned long size, const char *sys);
-
-enum tep_errno tep_parse_format(struct tep_handle *tep, struct tep_event **eventp,
-				const char *buf, unsigned long size, const char *sys)
-{
-	enum tep_errno ret;
-
-	if (tep_shield_refuses(tep, buf, size, sys)) {
-		if (eventp)
-			*eventp = NULL;
-		return TEP_ERRNO__READ_FORMAT_FAILED;
-	}
-	__lsan_disable();
-	tep_losses_enter();
-	ret = tep_real_parse_format(tep, eventp, buf, size, sys);
-	tep_losses_leave();
-	__lsan_enable();
-	return ret;
-}
 
 /* The probing child dies on purpose on a bad format: no crash report for it */
 static void in_child(void)
