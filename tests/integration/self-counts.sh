@@ -115,6 +115,16 @@ for name in xz sched sw; do
 		--script "$tmp/$name.script" \
 		--report "$tmp/$name.report" --hist "$tmp/$name.hist" --profile "$tmp/$name.profile" ||
 		status=1
+	if [ -n "${P2D_PATCHED_TRACE_CMD:-}" ]; then
+		# contrib/upstream/trace-cmd/check.sh: hist of a trace-cmd with
+		# the patches there counts what perf counts
+		"$P2D_PATCHED_TRACE_CMD" hist -P "$tmp/$name.dat" > "$tmp/$name.hist-fixed" \
+			2> "$tmp/err" || fail "$name: patched trace-cmd hist: $(tail -n 3 "$tmp/err")"
+		"$PYTHON3" "$tools/self-counts.py" $user --by-address "$tmp/kallsyms" \
+			--label "$name (patched hist)" --hist-fixed --script "$tmp/$name.script" \
+			--report "$tmp/$name.report" --hist "$tmp/$name.hist-fixed" \
+			--profile "$tmp/$name.profile" || status=1
+	fi
 	echo
 done
 [ "$status" = 0 ] || fail "hist or report --profile counts differ from perf's (tables above)"

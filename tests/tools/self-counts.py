@@ -46,6 +46,10 @@ innermost kernel address, which is finer than per function, and the
 tables name each address's function from KALLSYMS (the kernel's, for the
 reader only: the greatest text symbol at or below it).
 
+With --hist-fixed, HIST is of a trace-cmd with the two patches of
+contrib/upstream/trace-cmd (an event's stack counted once, a pid of -1
+kept pending): hist must count exactly what perf counts.
+
 With --no-chains (a recording made without -g: no stack events), every
 sample's function is "-" (perf report's rows are summed per event) and
 hist counts no task's stack again; the
@@ -268,13 +272,14 @@ def hist_pids(samples):
     return pids
 
 
-def hist_counts(samples, chains):
+def hist_counts(samples, chains, fixed=False):
     """What hist counts, played as tracecmd/trace-hist.c plays each sample's
     event and stack (process_event(), process_kernel_stack(), CPU after CPU
     in do_trace_hist(), save_stored_stacks() at the end): (counts, extra
-    counts of its end, samples counted under another event)."""
+    counts of its end, samples counted under another event). With fixed (a
+    trace-cmd carrying contrib/upstream/trace-cmd's patches), perf's."""
     want = perf_counts(samples)
-    if not chains:
+    if not chains or fixed:
         return want, collections.Counter(), 0
     pids = hist_pids(samples)
     # current: (pid, key) of the current stack, None while current_pid < 0;
@@ -340,6 +345,9 @@ def main():
     ap.add_argument('--profile', required=True)
     ap.add_argument('--no-chains', action='store_true')
     ap.add_argument('--by-address', metavar='KALLSYMS')
+    ap.add_argument('--hist-fixed', action='store_true',
+                    help="HIST is of a trace-cmd with contrib/upstream/trace-cmd's patches:"
+                    " it must count what perf counts")
     ap.add_argument('--user-samples', action='store_true',
                     help='the recording must have samples taken in user mode')
     ap.add_argument('--gone-tasks', action='store_true',
@@ -362,7 +370,7 @@ def main():
     perf = perf_counts(samples)
     report = parse_report(a.report, not a.no_chains, bool(a.by_address))
     hist, roots, ambiguous = parse_hist(a.hist)
-    hist_want, hist_extra, hist_moved = hist_counts(samples, not a.no_chains)
+    hist_want, hist_extra, hist_moved = hist_counts(samples, not a.no_chains, a.hist_fixed)
     prof = parse_profile(a.profile)
     prof_want, unended = profile_counts(samples)
 
