@@ -77,8 +77,12 @@ cp "$tmp/ocr.png" "$ARTIFACTS/$name.png"
 cp "$tmp/ocr.txt" "$ARTIFACTS/$name.txt"
 gui_stop_ks
 
-HOME=$tmp PERF_CONFIG=/dev/null "$PERF_REAL" script -f -i "$tmp/cxx.data" -F time,ip,sym,dso --ns \
-	> "$tmp/perf" 2> /dev/null || fail "perf script"
+. "$TOP_SRCDIR/tests/integration/perf-addr2line.sh"
+perf_addr2line_config "$tmp"
+HOME=$tmp "$PERF_REAL" script -f -i "$tmp/cxx.data" -F time,ip,sym,dso --ns \
+	> "$tmp/perf" 2> "$tmp/perf.err" || fail "perf script"
+perf_addr2line_gave_up "$tmp/perf.err" &&
+	fail "perf script's addr2line gave up: its names are not perf's rule's"
 oracle=$DATA/../tools/user-names.py
 "$PYTHON3" - "$tmp/ocr.txt" "$tmp/perf" "$oracle" <<'PY' || fail "the panel (OCR in $ARTIFACTS/$name.txt)"
 import importlib.util, re, sys

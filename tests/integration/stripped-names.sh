@@ -32,7 +32,9 @@ fail() {
 	echo "FAIL: $name: $*"
 	exit 1
 }
-export HOME="$tmp/home" PERF_CONFIG=/dev/null PERF_BUILDID_DIR="$tmp/cache"
+export HOME="$tmp/home" PERF_BUILDID_DIR="$tmp/cache"
+. "$TOP_SRCDIR/tests/integration/perf-addr2line.sh"
+perf_addr2line_config "$tmp"
 unset PERF2DAT_SYMFS PERF2DAT_KALLSYMS DEBUGINFOD_URLS
 in=$DATA/unwind.data
 bid=451401dea76803c059899154ec7225400393483c
@@ -49,7 +51,9 @@ echo "$name: $(strip --version | head -n 1)"
 	fail "perf2dat: $(cat "$tmp/err")"
 "$TRACE_CMD" report -t "$tmp/x.dat" > "$tmp/report" 2> /dev/null || fail "trace-cmd report"
 "$PERF_REAL" script -f --symfs "$tmp/whole" -i "$in" -F time,event,ip,sym,dso --ns \
-	> "$tmp/perf" 2> /dev/null || fail "perf script"
+	> "$tmp/perf" 2> "$tmp/perf.err" || fail "perf script"
+perf_addr2line_gave_up "$tmp/perf.err" &&
+	fail "perf script's addr2line gave up: its names are not perf's rule's"
 "$PYTHON3" "$DATA/../tools/user-names.py" "$tmp/perf" "$tmp/report" > "$tmp/names" ||
 	fail "stack frames: $(cat "$tmp/names")"
 cat "$tmp/names"
