@@ -501,7 +501,8 @@ static int side_map(struct p2d_conv *cv, const struct p2d_mmap *map)
 		return 0;
 	}
 	ret = p2d_dsos_get(cv->dsos, map->file, map->build_id, map->build_id_size, &rec.object);
-	if (!ret)
+	/* the maps of every process ever run, else: memory that grew with the input */
+	if (!ret && !map->unused)
 		ret = p2d_reorder_add_side(cv->queue, &rec);
 	if (ret == -ENOSPC) {
 		if (!cv->maps_warned)
