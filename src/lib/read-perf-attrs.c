@@ -85,7 +85,7 @@ int p2d_rd_announce(struct p2d_reader *r)
  * at any point, and so may, against perf's custom, a file's data section:
  * then they may all matter).
  */
-bool p2d_rd_need_maps(const struct p2d_reader *r)
+bool p2d_rd_need_maps(struct p2d_reader *r)
 {
 	const uint64_t user = PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_STACK_USER |
 			      PERF_SAMPLE_REGS_USER | PERF_SAMPLE_BRANCH_STACK;
@@ -93,13 +93,17 @@ bool p2d_rd_need_maps(const struct p2d_reader *r)
 
 	if (r->pipe || r->late_attrs)
 		return true;
-	for (i = 0; i < r->nr_attrs; i++) {
+	if (r->maps_attrs == r->nr_attrs + 1)
+		return r->need_maps;
+	r->maps_attrs = r->nr_attrs + 1;
+	r->need_maps = false;
+	for (i = 0; i < r->nr_attrs && !r->need_maps; i++) {
 		const struct p2d_attr *a = &r->attrs[i];
 
-		if ((a->type != PERF_TYPE_TRACEPOINT && !is_dummy(a)) || (a->sample_type & user))
-			return true;
+		r->need_maps = (a->type != PERF_TYPE_TRACEPOINT && !is_dummy(a)) ||
+			       (a->sample_type & user);
 	}
-	return false;
+	return r->need_maps;
 }
 
 /* ------------------------------------------------------------------------ */
