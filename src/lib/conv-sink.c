@@ -500,9 +500,11 @@ static int side_map(struct p2d_conv *cv, const struct p2d_mmap *map)
 			p2d_ksyms_kernel_id(cv->ksyms, map->build_id, map->build_id_size);
 		return 0;
 	}
-	ret = p2d_dsos_get(cv->dsos, map->file, map->build_id, map->build_id_size, &rec.object);
 	/* the maps of every process ever run, else: memory that grew with the input */
-	if (!ret && !map->unused)
+	if (map->unused)
+		return 0;	/* their files are only named through them */
+	ret = p2d_dsos_get(cv->dsos, map->file, map->build_id, map->build_id_size, &rec.object);
+	if (!ret)
 		ret = p2d_reorder_add_side(cv->queue, &rec);
 	if (ret == -ENOSPC) {
 		if (!cv->maps_warned)
