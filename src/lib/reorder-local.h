@@ -29,7 +29,6 @@ struct cpuq {
 	struct chunk	*cur;		/* being filled */
 	uint64_t	emitted_ts;
 	bool		emitted;
-	uint32_t	seq;		/* of the next entry */
 	struct p2d_qentry *late;	/* entries older than @e's last, in order */
 	size_t		nlate;
 	size_t		late_cap;

@@ -16,7 +16,7 @@
  * last goes to a second sorted array, merged into the first before events
  * are released: a CPU's events often come as two streams in order, each
  * of whose entries moved the first array's tail up one (30 instructions an
- * event on bench/real's syscalls mix). Payloads are copied into chunks of
+ * event on bench/real's syscalls mix). Both arrays are stable. Payloads are copied into chunks of
  * CHUNK_SIZE bytes, filled one after the other; a chunk whose payloads have
  * all been released goes to a free list and is filled again, so payloads
  * are copied once, into memory that is already mapped and most likely in
@@ -194,13 +194,12 @@ static __attribute__((noinline)) struct p2d_qentry *late_entry(struct cpuq *q, u
 	return &q->late[lo];
 }
 
-/* Did @a arrive after @b? (The queue never holds 2^31 entries of a CPU.) */
-static bool after(const struct p2d_qentry *a, const struct p2d_qentry *b)
-{
-	return a->ts > b->ts || (a->ts == b->ts && (int32_t)(a->seq - b->seq) > 0);
-}
-
-/* Merge @q's late entries into its array, from the back: one time order */
+/*
+ * Merge @q's late entries into its array, from the back: one time order.
+ * Of equal timestamps the array's come first: they arrived before (the
+ * array's last time only grows between merges, and an entry goes to the
+ * late ones when older than it).
+ */
 static __attribute__((noinline)) int merge_late(struct cpuq *q)
 {
 	struct p2d_qentry *old = q->e;
@@ -211,7 +210,7 @@ static __attribute__((noinline)) int merge_late(struct cpuq *q)
 	if (q->e != old)
 		q->mapped = q->n * sizeof(*q->e);
 	while (j) {
-		if (i > q->head && after(&q->e[i - 1], &q->late[j - 1]))
+		if (i > q->head && q->e[i - 1].ts > q->late[j - 1].ts)
 			q->e[--k] = q->e[--i];
 		else
 			q->e[--k] = q->late[--j];
@@ -242,7 +241,6 @@ static inline int insert(struct cpuq *q, uint64_t ts, uint64_t off, uint32_t len
 	e->ts = ts;
 	e->off = off;
 	e->len = len;
-	e->seq = q->seq++;
 	return 0;
 }
 

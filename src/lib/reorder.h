@@ -25,13 +25,11 @@ typedef int (*p2d_emit_fn)(void *ctx, uint32_t cpu, uint64_t ts, const uint8_t *
  * @ts: timestamp
  * @off: the payload's address
  * @len: payload bytes
- * @seq: arrival order on its CPU (the queue's own)
  */
 struct p2d_qentry {
 	uint64_t	ts;
 	uint64_t	off;
 	uint32_t	len;
-	uint32_t	seq;
 };
 
 /**
