@@ -81,9 +81,10 @@ int p2d_rd_announce(struct p2d_reader *r)
  * They name and unwind user addresses: those of samples that are not of a
  * tracepoint, and of call chains and user stacks. A file whose events are
  * all tracepoints without these needs none of its MMAP records' mappings
- * (its events are all described before its data; a pipe may describe more
- * at any point, and so may, against perf's custom, a file's data section:
- * then they may all matter).
+ * (its events are all described before its data). A pipe may describe more
+ * at any point: its maps are all kept. So may, against perf's custom, a
+ * file's data section (HEADER_ATTR records): the maps are kept from there
+ * on, those before it are gone.
  */
 bool p2d_rd_need_maps(struct p2d_reader *r)
 {
