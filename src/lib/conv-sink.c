@@ -500,6 +500,9 @@ static int side_map(struct p2d_conv *cv, const struct p2d_mmap *map)
 			p2d_ksyms_kernel_id(cv->ksyms, map->build_id, map->build_id_size);
 		return 0;
 	}
+	/* the maps of every process ever run, else: memory that grew with the input */
+	if (map->unused)
+		return 0;	/* their files are only named through them */
 	ret = p2d_dsos_get(cv->dsos, map->file, map->build_id, map->build_id_size, &rec.object);
 	if (!ret)
 		ret = p2d_reorder_add_side(cv->queue, &rec);

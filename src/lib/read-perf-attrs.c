@@ -74,6 +74,39 @@ int p2d_rd_announce(struct p2d_reader *r)
 	return 0;
 }
 
+/**
+ * p2d_rd_need_maps - can a process's mappings matter to the events?
+ * @r: reader
+ *
+ * They name and unwind user addresses: those of samples that are not of a
+ * tracepoint, and of call chains and user stacks. A file whose events are
+ * all tracepoints without these needs none of its MMAP records' mappings
+ * (its events are all described before its data). A pipe may describe more
+ * at any point: its maps are all kept. So may, against perf's custom, a
+ * file's data section (HEADER_ATTR records): the maps are kept from there
+ * on, those before it are gone.
+ */
+bool p2d_rd_need_maps(struct p2d_reader *r)
+{
+	const uint64_t user = PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_STACK_USER |
+			      PERF_SAMPLE_REGS_USER | PERF_SAMPLE_BRANCH_STACK;
+	uint32_t i;
+
+	if (r->pipe || r->late_attrs)
+		return true;
+	if (r->maps_attrs == r->nr_attrs + 1)
+		return r->need_maps;
+	r->maps_attrs = r->nr_attrs + 1;
+	r->need_maps = false;
+	for (i = 0; i < r->nr_attrs && !r->need_maps; i++) {
+		const struct p2d_attr *a = &r->attrs[i];
+
+		r->need_maps = (a->type != PERF_TYPE_TRACEPOINT && !is_dummy(a)) ||
+			       (a->sample_type & user);
+	}
+	return r->need_maps;
+}
+
 /* ------------------------------------------------------------------------ */
 /* The clock                                                                */
 

@@ -107,6 +107,9 @@ struct p2d_reader {
 	struct p2d_input	*in;
 	bool			swap;
 	bool			pipe;
+	bool			late_attrs;	/* a file's data section described events */
+	uint32_t		maps_attrs;	/* nr_attrs + 1 when need_maps was found */
+	bool			need_maps;	/* p2d_rd_need_maps() then */
 	uint64_t		data_off;
 	uint64_t		data_end;
 	uint64_t		feat[P2D_FEAT_BITS / 64];
@@ -186,6 +189,7 @@ int p2d_rd_fast_samples(struct p2d_reader *r, const uint8_t *p, size_t len, uint
 
 /* read-perf-attrs.c */
 int p2d_rd_announce(struct p2d_reader *r) __hidden;
+bool p2d_rd_need_maps(struct p2d_reader *r) __hidden;
 void p2d_rd_clock_vote(struct p2d_reader *r, int32_t clock, bool sampling, uint64_t off) __hidden;
 void p2d_rd_attr_clock(struct p2d_reader *r, const struct p2d_attr *a) __hidden;
 int p2d_rd_attrs_finish(struct p2d_reader *r) __hidden;

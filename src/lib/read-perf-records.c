@@ -298,6 +298,8 @@ int p2d_rd_sideband(struct p2d_reader *r, const struct p2d_cursor *c, struct p2d
 		task->ts = s.ev.ts;
 	if (map && timed)
 		map->ts = s.ev.ts;
+	if (map && !map->kernel)
+		map->unused = !p2d_rd_need_maps(r);
 	return r->sink->ops->sideband(r->sink->ctx, &sb);
 }
 
@@ -538,6 +540,7 @@ static int rec_header_attr(struct p2d_reader *r, struct p2d_cursor *c, uint16_t 
 	if (asize > c->len - 8)
 		return p2d_error(r->d, c->base, -EBADMSG, "HEADER_ATTR with attr size %u", asize);
 	p2d_cur_skip(c, 8);
+	r->late_attrs = !r->pipe;
 	ret = p2d_rd_parse_attr(r, c, asize, &a);
 	if (!ret)
 		ret = p2d_rd_add_attr(r, &a, c, p2d_cur_left(c) / 8);

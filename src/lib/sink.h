@@ -165,6 +165,9 @@ struct p2d_source {
  * @build_id_size: its bytes, 0 when none
  * @file: the mapped file (or [vdso], ...), NUL-terminated
  * @off: input offset of the record, for messages
+ * @unused: no event of the recording can look a process's mapping up (all
+ *	are tracepoints without call chains or user stacks): only its file
+ *	matters
  */
 struct p2d_mmap {
 	uint32_t	pid;
@@ -177,6 +180,7 @@ struct p2d_mmap {
 	uint8_t		build_id_size;
 	const char	*file;
 	uint64_t	off;
+	bool		unused;
 };
 
 /**

@@ -4,7 +4,8 @@
 # Convert every recording of tests/data with two builds of perf2dat and
 # compare the trace.dat files byte for byte (cmp):
 #
-#   tests/tools/cmp-builds.sh [--big-endian] [--formats] BUILD_A BUILD_B
+#   tests/tools/cmp-builds.sh [--big-endian] [--formats] [--input FILE]...
+#                             BUILD_A BUILD_B
 #
 # BUILD_A, BUILD_B: build trees (their src/.libs/perf2dat runs with their
 # src/.libs), e.g. a clone of an older commit and this tree. Each recording
@@ -25,15 +26,17 @@
 set -u
 be=no
 formats=no
+inputs=
 while [ $# -gt 2 ]; do
 	case $1 in
 	--big-endian) be=yes; shift ;;
 	--formats) formats=yes; shift ;;
+	--input) inputs="$inputs $(cd "$(dirname "$2")" && pwd)/$(basename "$2")"; shift 2 ;;
 	*) break ;;
 	esac
 done
 if [ $# -ne 2 ]; then
-	echo "usage: $0 [--big-endian] [--formats] BUILD_A BUILD_B" >&2
+	echo "usage: $0 [--big-endian] [--formats] [--input FILE]... BUILD_A BUILD_B" >&2
 	exit 2
 fi
 a=$(cd "$1" && pwd) b=$(cd "$2" && pwd)
@@ -47,8 +50,12 @@ same=0 differs=0 fails=0
 conv() {	# BUILD INPUT OUTPUT ARGS...
 	build=$1 in=$2 out=$3
 	shift 3
-	LD_LIBRARY_PATH=$build/src/.libs "$build/src/.libs/perf2dat" -q -f "$@" "$in" \
-		-o "$out" > "$out.msg" 2>&1
+	case $in in
+	pipe:*) LD_LIBRARY_PATH=$build/src/.libs "$build/src/.libs/perf2dat" -q -f "$@" - \
+		-o "$out" < "${in#pipe:}" > "$out.msg" 2>&1 ;;
+	*) LD_LIBRARY_PATH=$build/src/.libs "$build/src/.libs/perf2dat" -q -f "$@" "$in" \
+		-o "$out" > "$out.msg" 2>&1 ;;
+	esac
 	echo "exit $?" >> "$out.msg"
 }
 
@@ -117,6 +124,10 @@ for in in "$data"/*.data; do
 		one "$name (big-endian twin)" "$tmp/be.data"
 		rm -f "$tmp/be.data"
 	fi
+done
+for in in $inputs; do
+	one "$in" "$in"
+	one "$in (pipe)" "pipe:$in"
 done
 echo "$same same, $differs differ, $fails fail"
 [ $differs = 0 ] && [ $fails = 0 ]
