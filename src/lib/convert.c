@@ -309,6 +309,8 @@ static int convert(struct p2d_conv *cv, struct p2d_input *in, struct p2d_out *ou
 	if (!ret)
 		ret = write_output(cv, out_fd);
 	if (!ret)
+		ret = p2d_offcpu_append(cv->offcpu, out_fd, &cv->diag);
+	if (!ret)
 		ret = p2d_conv_cancelled(cv);
 	if (!ret && o->output)
 		ret = p2d_out_commit(&cv->diag, out, o->force);
@@ -377,6 +379,7 @@ static void release(struct p2d_conv *cv)
 	p2d_ksyms_free(cv->ksyms);
 	p2d_usyms_free(cv->usyms);
 	p2d_unwinder_free(cv->unwinder);
+	p2d_offcpu_free(cv->offcpu);
 	free(cv->ksyms_out.text);
 	free(cv->usyms_out.text);
 	free(cv->uw_frames);
