@@ -196,6 +196,10 @@ static int finish_events(struct p2d_conv *cv)
 		p2d_warn(&cv->diag, P2D_NO_OFFSET, "no events left after the selection (%llu"
 			 " samples left out): the trace.dat has none",
 			 (unsigned long long)cv->sum->filtered);
+	else if (!cv->sum->events && cv->sum->offcpu_batch)
+		p2d_warn(&cv->diag, P2D_NO_OFFSET, "the recording's samples are all of perf"
+			 " --off-cpu's end-of-run batch, which has no times: the trace.dat has no"
+			 " events");
 	else if (!cv->sum->events)
 		p2d_warn(&cv->diag, P2D_NO_OFFSET, "the recording has no samples: the"
 			 " trace.dat has no events");
