@@ -3,9 +3,11 @@
 #
 # perf record --off-cpu recordings (tests/data/offcpu-direct.data: direct
 # samples only; offcpu-batch.data: direct samples and an end-of-run batch;
-# tests/data/README.md says how they were made) converted, against perf
-# script of the same files: perf places every sample (time, CPU), perf's
-# Python engine gives its raw data (tests/tools/offcpu-samples.py). The
+# offcpu-old.data: perf 5.19 to 6.15's layout, a batch only, which perf 6.1
+# decodes itself; tests/data/README.md says how they were made) converted,
+# against perf script of the same files: perf places every sample (time,
+# CPU), perf's Python engine gives its raw data, or its own decoding of the
+# old layout (tests/tools/offcpu-samples.py). The
 # conversion must have every event inside the recording's time span, one
 # offcpu_time event per direct sample with its time, CPU, task, period and
 # user frames, and the batch (OFF_CPU_TIMESTAMP samples) in no event but
@@ -36,7 +38,7 @@ trap 'rm -rf "$tmp"' EXIT
 	{ grep -q -i "python" "$tmp/err" &&
 	  skip "perf script -s: no Python engine: $(head -1 "$tmp/err")"; }
 
-for pair in direct:direct batch:batch; do
+for pair in direct:direct batch:batch old:old; do
 	file=offcpu-${pair%%:*}.data
 	want=${pair#*:}
 	"$PERF" script -i "$DATA/$file" -s "$samples" > "$tmp/samples" 2> "$tmp/err" ||

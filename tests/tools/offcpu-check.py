@@ -3,7 +3,7 @@
 """offcpu-check.py - a perf record --off-cpu recording's conversion against
 perf script of the same file (tests/integration/offcpu.sh).
 
-    offcpu-check.py SAMPLES HEADER REPORT SUMMARY TRACE_DAT direct|batch
+    offcpu-check.py SAMPLES HEADER REPORT SUMMARY TRACE_DAT direct|batch|old
 
 SAMPLES: what tests/tools/offcpu-samples.py printed (perf script -s);
 HEADER: perf report --header-only of the recording (its time span:
@@ -12,7 +12,8 @@ REPORT: trace-cmd report -t of the conversion (made with --no-user-names,
 so that frames are numbers); SUMMARY: what perf2dat printed; TRACE_DAT:
 the conversion. The last argument says what the recording must hold:
 "direct", direct samples only; "batch", direct samples and an end-of-run
-batch.
+batch; "old", an end-of-run batch only (perf 5.19 to 6.15, which perf
+script decodes itself).
 
 Checks, failing on the first difference:
   * every event of the trace.dat is inside the recording's time span;
@@ -22,7 +23,7 @@ Checks, failing on the first difference:
   * the end-of-run batch is no event, is counted in perf2dat's summary
     (samples and total off-CPU time) and is the block appended to the
     trace.dat, sample for sample (pid, tid, ns, frames);
-  * there is at least one direct sample, and a batch exactly when asked.
+  * direct samples and a batch exactly as asked, not none of either.
 """
 
 import re
@@ -126,10 +127,9 @@ def main():
     direct, batch = perf_side(samples)
     lo, hi = span(header)
     events, nr = report(rep, lo, hi)
-    if not direct:
-        fail("perf script shows no direct sample")
-    if (want == "batch") != bool(batch):
-        fail("perf script shows %d end-of-run samples; expected %s" % (len(batch), want))
+    if (want != "old") != bool(direct) or (want != "direct") != bool(batch):
+        fail("perf script shows %d direct and %d end-of-run samples; expected %s"
+             % (len(direct), len(batch), want))
     if len(events) != len(direct):
         fail("%d offcpu_time events, perf script has %d direct samples"
              % (len(events), len(direct)))

@@ -19,6 +19,10 @@ off_cpu_write()): u64 ids, u64 off-CPU ns, u64 nr, nr chain entries
 OFF_CPU_TIMESTAMP (~0 << 32) or later is of the end-of-run batch: its ids
 word is tid << 32 | tgid; a direct sample's is tgid << 32 | tid.
 Anything else (another layout, a chain past the raw data) stops the script.
+
+Samples without raw data are of the layout of perf 5.19 to 6.15 (the
+end-of-run batch only): perf decodes those itself (the sample's pid, tid,
+period and call chain), and they are printed from what perf gives.
 """
 
 import struct
@@ -33,7 +37,13 @@ def process_event(param):
     if param.get('ev_name') != 'offcpu-time':
         return
     s, raw = param['sample'], param.get('raw_buf')
-    if raw is None or len(raw) < 24 or len(raw) % 8 not in (0, 4):
+    if not raw:
+        if s['time'] < OFF_CPU_TIMESTAMP or 'callchain' not in param:
+            sys.exit('offcpu-samples: a sample of no layout perf writes')
+        print('batch %d %d %d %d %s' % (s['time'], s['pid'], s['tid'], s['period'],
+                                        ' '.join('%x' % f['ip'] for f in param['callchain'])))
+        return
+    if len(raw) < 24 or len(raw) % 8 not in (0, 4):
         sys.exit('offcpu-samples: a sample without the raw data perf writes')
     ids, period, nr = struct.unpack_from('<QQQ', raw, 0)
     if 24 + 8 * nr > len(raw) or nr < 1:

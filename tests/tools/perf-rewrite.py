@@ -52,6 +52,10 @@ and output). The input must be a little-endian perf.data.
     other options. Off-CPU times of at least MS milliseconds become direct
     samples at their switch-in, the others the end-of-run batch.
 
+--off-cpu-old
+    The same for perf 5.19 to 6.15 (before --off-cpu-thresh): every
+    off-CPU time in the end-of-run batch, in the ordinary sample fields.
+
 --flip-clockid N
     Flip the use_clockid bit of the N-th event attribute (from 0) of a
     little-endian file-mode recording: its attributes then disagree on the
@@ -62,6 +66,7 @@ Usage:
     perf-rewrite.py --long32 IN OUT
     perf-rewrite.py --flip-clockid N IN OUT
     perf-rewrite.py --off-cpu MS IN OUT
+    perf-rewrite.py --off-cpu-old IN OUT
 """
 
 import argparse
@@ -1011,13 +1016,15 @@ def off_cpu_main(args):
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import perf_offcpu
 
-    if args.big_endian or args.long32 or args.to_file or args.flip_clockid is not None:
-        print("perf-rewrite: --off-cpu goes alone", file=sys.stderr)
+    if args.big_endian or args.long32 or args.to_file or args.flip_clockid is not None or \
+            (args.off_cpu is not None and args.off_cpu_old):
+        print("perf-rewrite: --off-cpu and --off-cpu-old go alone", file=sys.stderr)
         return 2
     try:
         with open(args.input, "rb") as f:
             data = f.read()
-        out, batch = perf_offcpu.off_cpu(data, int(args.off_cpu * 1000000), TracingData)
+        out, batch = perf_offcpu.off_cpu(data, int((args.off_cpu or 0) * 1000000), TracingData,
+                                         args.off_cpu_old)
         with open(args.output, "wb") as f:
             f.write(out)
     except (perf_offcpu.OffCpuError, RewriteError, struct.error, ValueError, OSError) as e:
@@ -1045,12 +1052,14 @@ def main(argv=None):
     ap.add_argument("--off-cpu", type=float, metavar="MS",
                     help="the perf record --off-cpu twin of a sched_switch recording, "
                          "threshold MS milliseconds (alone)")
+    ap.add_argument("--off-cpu-old", action="store_true",
+                    help="the same in the layout of perf 5.19 to 6.15 (alone)")
     ap.add_argument("-v", "--verbose", action="store_true",
                     help="tell which record types were dropped")
     ap.add_argument("input", help="perf.data to read ('-' for standard input)")
     ap.add_argument("output", help="file to write ('-' for standard output)")
     args = ap.parse_args(argv)
-    if args.off_cpu is not None:
+    if args.off_cpu is not None or args.off_cpu_old:
         return off_cpu_main(args)
     if not (args.big_endian or args.long32 or args.to_file or args.flip_clockid is not None):
         ap.error("give --big-endian, --long32, --to-file, --flip-clockid or --off-cpu")

@@ -35,6 +35,13 @@ tools/perf/util/bpf_off_cpu.c, tools/perf/util/off_cpu.h):
   * the sched_switch samples themselves are dropped; the other records
     (COMM, MMAP, FORK, EXIT, ...) and the features are kept as they are.
 
+With old=True (perf-rewrite.py --off-cpu-old), the layout of perf 5.19 to
+6.15 instead (the same files, before the --off-cpu-thresh series): the
+event's sample_type has CALLCHAIN and no RAW; every off-CPU time goes to
+the end-of-run batch, whose samples carry IP (the first user frame), TID
+(pid tgid, tid), TIME OFF_CPU_TIMESTAMP + i, CPU 0, PERIOD (the sum) and
+CALLCHAIN (PERF_CONTEXT_USER, the user frames) in the ordinary fields.
+
 The recording should be made with a tracepoint filter on the workload's
 tasks, or it grows with every other task of the machine.
 """
@@ -55,6 +62,8 @@ S_ID, S_CPU, S_PERIOD, S_RAW = 1 << 6, 1 << 7, 1 << 8, 1 << 10
 S_IDENTIFIER, S_CGROUP = 1 << 16, 1 << 21
 OFFCPU_SAMPLE_TYPES = (S_IDENTIFIER | S_IP | S_TID | S_TIME | S_ID | S_CPU |
                        S_PERIOD | S_RAW | S_CGROUP)
+# perf 5.19 to 6.15: the chain in the sample, no RAW
+OLD_SAMPLE_TYPES = (OFFCPU_SAMPLE_TYPES & ~S_RAW) | S_CALLCHAIN
 # what the input's sched_switch samples must carry
 SWITCH_TYPES = S_IDENTIFIER | S_IP | S_TID | S_TIME | S_CPU | S_PERIOD | S_CALLCHAIN | S_RAW
 
@@ -93,9 +102,12 @@ def _event_desc(data):
     return size, out
 
 
-def _offcpu_attr(attr):
+def _offcpu_attr(attr, old):
     a = bytearray(attr)
-    st = (_u64(a, 24) & OFFCPU_SAMPLE_TYPES) | S_RAW
+    if old:
+        st = _u64(a, 24) & OLD_SAMPLE_TYPES
+    else:
+        st = (_u64(a, 24) & OFFCPU_SAMPLE_TYPES) | S_RAW
     struct.pack_into("<I", a, 0, PERF_TYPE_SOFTWARE)
     struct.pack_into("<Q", a, 8, PERF_COUNT_SW_BPF_OUTPUT)
     struct.pack_into("<Q", a, 24, st)
@@ -120,7 +132,8 @@ def _raw(words):
     return struct.pack("<I", len(body) + 4) + body + b"\0" * 4
 
 
-def _sample(misc, st, sid, ip, pid, tid, ts, cpu, period, raw):
+def _sample(misc, st, sid, ip, pid, tid, ts, cpu, period, tail):
+    """a sample record; @tail: its CALLCHAIN or RAW field (whichever @st has)"""
     b = b""
     if st & S_IDENTIFIER:
         b += struct.pack("<Q", sid)
@@ -134,7 +147,7 @@ def _sample(misc, st, sid, ip, pid, tid, ts, cpu, period, raw):
         b += struct.pack("<II", cpu, 0)
     if st & S_PERIOD:
         b += struct.pack("<Q", period)
-    b += raw
+    b += tail
     if len(b) + 8 > 0xffff:
         raise OffCpuError("a sample of %d bytes" % (len(b) + 8))
     return struct.pack("<IHH", REC_SAMPLE, misc, len(b) + 8) + b
@@ -214,16 +227,24 @@ def _replay(data, sw, ids, st, thresh_ns):
     return bytearray(b"".join(r for r in recs if r)), batch
 
 
-def _batch(batch, st, sid):
+def _batch(batch, st, sid, old):
     out = bytearray()
     for i, ((tid, tgid, user, _), ns) in enumerate(batch.items()):
-        words = [tid << 32 | tgid, ns, len(user) + 1, PERF_CONTEXT_USER] + list(user) + [0]
-        out += _sample(MISC_USER, st, sid, 0, 0, 0, OFF_CPU_TIMESTAMP + i, 0, 0, _raw(words))
+        chain = [len(user) + 1, PERF_CONTEXT_USER] + list(user)
+        ts = OFF_CPU_TIMESTAMP + i
+        if old:
+            tail = struct.pack("<%dQ" % len(chain), *chain)
+            out += _sample(MISC_USER, st, sid, user[0], tgid, tid, ts, 0, ns, tail)
+        else:
+            words = [tid << 32 | tgid, ns] + chain + [0]
+            out += _sample(MISC_USER, st, sid, 0, 0, 0, ts, 0, 0, _raw(words))
     return out
 
 
-def off_cpu(src, thresh_ns, tracing_cls):
-    """Return the --off-cpu twin of the recording @src (bytes)."""
+def off_cpu(src, thresh_ns, tracing_cls, old=False):
+    """Return the --off-cpu twin of the recording @src (bytes), and how many
+    end-of-run samples it has; @old: the layout of perf 5.19 to 6.15 (no
+    direct samples: @thresh_ns is not used)"""
     if src[:8] != b"PERFILE2" or _u64(src, 8) != 104:
         raise OffCpuError("not a little-endian file-mode perf.data")
     attr_size = _u64(src, 16)
@@ -250,15 +271,16 @@ def off_cpu(src, thresh_ns, tracing_cls):
             _u64(switch[0][0], 24) & ~SWITCH_TYPES:
         raise OffCpuError("sched_switch samples need exactly IDENTIFIER IP TID TIME CPU"
                           " PERIOD CALLCHAIN RAW (perf record -g -a with another event)")
-    switch[0][0], st = _offcpu_attr(switch[0][0])
+    switch[0][0], st = _offcpu_attr(switch[0][0], old)
     ids = set(switch[0][1])
-    data, batch = _replay(src[d_off:d_off + d_size], sw, ids, st, thresh_ns)
-    data += _batch(batch, st, switch[0][1][0])
+    data, batch = _replay(src[d_off:d_off + d_size], sw, ids, st,
+                          2**64 if old else thresh_ns)
+    data += _batch(batch, st, switch[0][1][0], old)
 
     new_desc = struct.pack("<II", len(desc), desc_size)
     for attr, name, dids in desc:
         if set(dids) == ids:
-            attr, name = _offcpu_attr(attr)[0], "offcpu-time"
+            attr, name = _offcpu_attr(attr, old)[0], "offcpu-time"
         new_desc += attr + struct.pack("<I", len(dids)) + _string(name) + \
             struct.pack("<%dQ" % len(dids), *dids)
     sections[F_EVENT_DESC] = new_desc
