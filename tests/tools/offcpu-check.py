@@ -65,7 +65,10 @@ def span(path):
     return lo, hi
 
 
-EVENT = re.compile(r"^\s*(.+)-(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d{9}):\s+(\w+):\s*(.*)$")
+# trace-cmd >= 3.2 prints a latency column ("d..3.") after the CPU
+EVENT = re.compile(r"^\s*(.+)-(\d+)\s+\[(\d+)\]\s+(?:[^\s:]{4,5}\s+)?(\d+)\.(\d{9}):\s+(\w+):\s*(.*)$")
+# a frame: "=> 0xADDR", "=> ADDR", or "=> NAME (ADDR)"
+FRAME = re.compile(r"=> (?:.* \(([0-9a-f]+)\)|(?:0x)?([0-9a-f]+))\s*$")
 
 
 def report(path, lo, hi):
@@ -93,11 +96,15 @@ def report(path, lo, hi):
                 rest = rest.strip()
             else:
                 rest = line.strip()
-            for addr in re.findall(r"=> 0x([0-9a-f]+)", rest):
+            f = FRAME.search(rest)
+            if f:
                 if cur is None:
-                    fail("a stack before any offcpu_time event")
-                if int(addr, 16):
-                    cur[4].append(int(addr, 16))
+                    fail("a stack before any offcpu_time event: " + line.strip())
+                addr = int(f.group(1) or f.group(2), 16)
+                if addr:
+                    cur[4].append(addr)
+            elif "=>" in rest:
+                fail("a frame not understood: " + line.strip())
     return events, nr
 
 
