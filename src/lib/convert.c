@@ -172,6 +172,21 @@ static int user_symbols(struct p2d_conv *cv)
 	return 0;
 }
 
+/*
+ * A frame of perf --off-cpu's end-of-run batch is named as the events' user
+ * frames are (usyms.c), with its process's maps as they are at the end, and
+ * the process gets its PROCMAPS: the KernelShark plugin names it so
+ */
+static int offcpu_frame(void *ctx, uint32_t pid, uint64_t ip)
+{
+	struct p2d_conv *cv = ctx;
+	int ret = cv->usyms ? p2d_usyms_add(cv->usyms, cv->maps, pid, ip) : 0;
+
+	if (!ret)
+		ret = p2d_maps_want(cv->maps, pid);
+	return ret == -ENOSPC ? 0 : ret;
+}
+
 static int finish_events(struct p2d_conv *cv)
 {
 	uint64_t late;
@@ -179,6 +194,8 @@ static int finish_events(struct p2d_conv *cv)
 	int ret;
 
 	ret = p2d_reorder_flush(cv->queue);
+	if (!ret)
+		ret = p2d_offcpu_frames(cv->offcpu, offcpu_frame, cv);
 	if (!ret && cv->cpus)
 		ret = p2d_cpufiles_finish(cv->cpus);
 	if (ret)

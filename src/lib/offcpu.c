@@ -138,6 +138,29 @@ uint64_t p2d_offcpu_count(const struct p2d_offcpu *o)
 	return o ? o->nr : 0;
 }
 
+/**
+ * p2d_offcpu_frames - call @fn on every frame of the batch, with its process
+ * @o: the batch, or NULL
+ * @fn: called with @ctx, the process and the frame; a non-zero return stops
+ * @ctx: its context
+ *
+ * Returns 0 or what @fn returned.
+ */
+int p2d_offcpu_frames(const struct p2d_offcpu *o, int (*fn)(void *ctx, uint32_t pid, uint64_t ip),
+		      void *ctx)
+{
+	size_t i, k;
+	int ret;
+
+	for (i = 0; o && i < o->nr; i++)
+		for (k = 0; k < o->s[i].nr; k++) {
+			ret = fn(ctx, o->s[i].pid, o->ips[o->s[i].first + k]);
+			if (ret)
+				return ret;
+		}
+	return 0;
+}
+
 /* The block's lines into a malloc()ed text; its length in @len */
 static char *block_text(const struct p2d_offcpu *o, size_t *len)
 {
