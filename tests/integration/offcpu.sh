@@ -57,4 +57,31 @@ for pair in direct:direct batch:batch old:old; do
 		echo "$file $opts: $out"
 	done
 done
+
+# The raw data is bounds-checked: the first sample in offcpu-batch.data's
+# data section (a direct one, of 14 user frames) given a chain longer than
+# its raw data (nr 0xffff) is skipped with a warning naming its offset;
+# the rest converts as before (4 of 5 direct samples, the batch).
+"$PYTHON3" - "$DATA/offcpu-batch.data" "$tmp/bad.data" << 'PY' || fail "damaging the raw data"
+import struct, sys
+buf = bytearray(open(sys.argv[1], "rb").read())
+off, end = struct.unpack_from("<QQ", buf, 40)
+end += off
+while off < end:
+    rtype, _, size = struct.unpack_from("<IHH", buf, off)
+    if rtype == 9:      # the first sample: IDENTIFIER IP TID TIME CPU PERIOD, then RAW
+        struct.pack_into("<Q", buf, off + 8 + 48 + 4 + 16, 0xffff)
+        break
+    off += size
+open(sys.argv[2], "wb").write(buf)
+PY
+"$PERF2DAT" -f "$tmp/bad.data" -o "$tmp/bad.dat" > "$tmp/summary" 2>&1 ||
+	fail "damaged raw data: perf2dat: $(cat "$tmp/summary")"
+grep -q "warning: .*offset 0x[0-9a-f]*: malformed sample" "$tmp/summary" ||
+	fail "damaged raw data: no warning with an offset: $(cat "$tmp/summary")"
+grep -q "^perf2dat: 12 events (4 other samples, 8 stacks)" "$tmp/summary" &&
+	grep -q "1 sample could not be converted" "$tmp/summary" &&
+	grep -q "end-of-run batch: 8 samples, 0.181303 s" "$tmp/summary" ||
+	fail "damaged raw data: $(cat "$tmp/summary")"
+echo "damaged raw data: $(grep -c . "$tmp/summary") lines, the sample skipped, the rest converted"
 echo "PASS: $name"
