@@ -117,17 +117,21 @@ xdotool mousemove "$2" "$(($3 + 4))" click --repeat 2 --delay 80 1 || fail "xdot
 sleep 3
 import -window root "$tmp/ocr.png" || fail "no screenshot"
 cp "$tmp/ocr.png" "$ARTIFACTS/gui-blocked.png"
+# two readings, enlarged 200% and 300%: each string must be in one of them
+# (tesseract read complete_signal as "complete_siqnal" at 200% once)
 gui_ocr_dock ocr 200
-cp "$tmp/ocr-200.txt" "$ARTIFACTS/gui-blocked.txt"
+gui_ocr_dock ocr 300
+cat "$tmp/ocr-200.txt" "$tmp/ocr-300.txt" > "$ARTIFACTS/gui-blocked.txt"
 
-"$PYTHON3" - "$tmp/ocr-200.txt" "$tmp/chains" "$pid" "$state" "$start" "$end" "$waker" "$wake_ts" <<'PY' ||
+"$PYTHON3" - "$tmp/ocr-200.txt" "$tmp/ocr-300.txt" "$tmp/chains" "$pid" "$state" "$start" "$end" \
+	"$waker" "$wake_ts" <<'PY' ||
 import re, sys
-ocr = open(sys.argv[1], errors='replace').read()
-pid, state, start, end, waker, wake_ts = sys.argv[3:9]
+readings = [open(f, errors='replace').read() for f in sys.argv[1:3]]
+pid, state, start, end, waker, wake_ts = sys.argv[4:10]
 def when(ns):
     return '%d.%09d' % (int(ns) // 10**9, int(ns) % 10**9)
 chains, cur = {}, None
-for line in open(sys.argv[2], errors='replace'):
+for line in open(sys.argv[3], errors='replace'):
     h = re.match(r'^\s*\S.*?\s+(-?\d+)\s+\[\d+\]\s+(\d+\.\d{9}):\s+(\S+):', line)
     if h:
         cur = chains.setdefault((h.group(2), h.group(3)), [])
@@ -138,26 +142,23 @@ for line in open(sys.argv[2], errors='replace'):
 def norm(s):
     # OCR confuses l and 1, O and 0, and drops underscores
     return re.sub(r'[^a-z0-9]', '', s.lower()).replace('1', 'l').replace('0', 'o')
-text = norm(ocr)
+texts = [norm(r) for r in readings]
 names = {'S': 'S (sleeping)', 'D': 'D (uninterruptible)'}
 want = ['-%s blocked %s for %.3f ms' % (pid, names[state], (int(end) - int(start)) / 1e6),
         'run delay %.3f ms' % ((int(end) - int(wake_ts)) / 1e6),
         '-%s woke it' % waker, when(start), when(end), 'at ' + when(wake_ts)]
-missing = [w for w in want if norm(w) not in text]
+missing = [w for w in want if not any(norm(w) in t for t in texts)]
 if missing:
     print('not in the panel: %s' % missing)
     sys.exit(1)
-def in_order(title, frames, after):
+def in_order(text, title, frames, after):
+    """where FRAMES end, in order after TITLE (after AFTER) in TEXT; -1: not so"""
     at = text.find(norm(title), after)
-    if at < 0:
-        print('no "%s" in the panel' % title)
-        sys.exit(1)
     for f in frames:
-        at = text.find(norm(f), at)
         if at < 0:
-            print('%s: perf script\'s frames %s, not in that order in the panel' % (title, frames))
-            sys.exit(1)
-        at += len(norm(f))
+            return -1
+        at = text.find(norm(f), at)
+        at = at + len(norm(f)) if at >= 0 else -1
     return at
 blocking = chains.get((when(start), 'sched:sched_switch'), [])[:3]
 woke = [c for (t, ev), c in chains.items() if t == when(wake_ts) and ev.startswith('sched:sched_wak')]
@@ -166,8 +167,14 @@ if len(blocking) < 3 or len(woke) < 3:
     print('perf script: fewer than 3 named frames at the switch-out %s or the wake-up %s'
           % (blocking, woke))
     sys.exit(1)
-at = in_order('blocked in (stack at the switch-out)', blocking, 0)
-in_order('woke it (stack at the wake-up)', woke, at)
+for title, frames in (('blocked in (stack at the switch-out)', blocking),
+                      ('woke it (stack at the wake-up)', woke)):
+    # the waker's group after the blocking one's title
+    after = [t.find(norm('blocked in (stack at the switch-out)')) if frames is woke else 0
+             for t in texts]
+    if all(a < 0 or in_order(t, title, frames, a) < 0 for t, a in zip(texts, after)):
+        print('%s: perf script\'s frames %s, not in that order in the panel' % (title, frames))
+        sys.exit(1)
 print('panel: %s; blocked in %s; woken in %s, as perf script names them'
       % ('; '.join(want), ', '.join(blocking), ', '.join(woke)))
 PY
