@@ -118,7 +118,7 @@ sleep 3
 import -window root "$tmp/ocr.png" || fail "no screenshot"
 cp "$tmp/ocr.png" "$ARTIFACTS/gui-blocked.png"
 # two readings, enlarged 200% and 300%: each string must be in one of them
-# (tesseract read complete_signal as "complete_siqnal" at 200% once)
+# (a size may misread a line the other reads)
 gui_ocr_dock ocr 200
 gui_ocr_dock ocr 300
 cat "$tmp/ocr-200.txt" "$tmp/ocr-300.txt" > "$ARTIFACTS/gui-blocked.txt"
@@ -140,8 +140,10 @@ for line in open(sys.argv[3], errors='replace'):
         if len(f) >= 2 and f[1] != '[unknown]':
             cur.append(re.sub(r'\+0x[0-9a-f]+$', '', f[1]))
 def norm(s):
-    # OCR confuses l and 1, O and 0, and drops underscores
-    return re.sub(r'[^a-z0-9]', '', s.lower()).replace('1', 'l').replace('0', 'o')
+    # OCR confuses l and 1, O and 0, g and q (unstable's tesseract reads
+    # "complete_siqnal" at both sizes), and drops underscores
+    return (re.sub(r'[^a-z0-9]', '', s.lower()).replace('1', 'l').replace('0', 'o')
+            .replace('q', 'g'))
 texts = [norm(r) for r in readings]
 names = {'S': 'S (sleeping)', 'D': 'D (uninterruptible)'}
 want = ['-%s blocked %s for %.3f ms' % (pid, names[state], (int(end) - int(start)) / 1e6),
