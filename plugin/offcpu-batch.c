@@ -7,11 +7,11 @@
  * (OFF_CPU_TIMESTAMP, ~0 << 32 ns: about 584 years on). perf2dat puts no
  * such sample among the trace.dat's events; it appends the batch to the
  * trace.dat, after everything libtracecmd reads (which ignores it), as
- * text (src/lib/offcpu-batch.c writes it):
+ * text (src/lib/offcpu.c writes it):
  *
  *	P2D-OFFCPU-BATCH 1 COUNT\n
  *	PID TID NS NR IP1 ... IPNR\n		(COUNT lines; IPs in hex, innermost first)
- *	P2D-OFFCPU-BATCH-END OFFSET\n		(OFFSET: of the first line, 20 digits)
+ *	P2D-OFFCPU-BATCH-END LENGTH\n		(LENGTH: bytes of the lines above, 20 digits)
  *
  * The file is untrusted: sizes are capped, and anything that does not
  * parse means no batch.
@@ -51,7 +51,7 @@ static bool read_all(int fd, char *buf, size_t len, off_t off)
 static bool footer(int fd, off_t size, off_t *off, size_t *len)
 {
 	char foot[FOOT_LEN + 1];
-	unsigned long long at = 0;
+	unsigned long long n = 0;
 
 	if (size < (off_t)FOOT_LEN || !read_all(fd, foot, FOOT_LEN, size - (off_t)FOOT_LEN))
 		return false;
@@ -61,13 +61,12 @@ static bool footer(int fd, off_t size, off_t *off, size_t *len)
 	for (size_t i = sizeof(FOOT) - 1; i < FOOT_LEN - 1; i++) {
 		if (foot[i] < '0' || foot[i] > '9')
 			return false;
-		at = at * 10 + (unsigned long long)(foot[i] - '0');
+		n = n * 10 + (unsigned long long)(foot[i] - '0');
 	}
-	if (at >= (unsigned long long)(size - (off_t)FOOT_LEN) ||
-	    (unsigned long long)(size - (off_t)FOOT_LEN) - at > MAX_BLOCK)
+	if (!n || n > MAX_BLOCK || n > (unsigned long long)(size - (off_t)FOOT_LEN))
 		return false;
-	*off = (off_t)at;
-	*len = (size_t)((unsigned long long)(size - (off_t)FOOT_LEN) - at);
+	*off = size - (off_t)FOOT_LEN - (off_t)n;
+	*len = (size_t)n;
 	return true;
 }
 

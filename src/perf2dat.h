@@ -237,6 +237,11 @@ struct p2d_options {
  *	the kallsyms section, so that trace-cmd prints the names)
  * @user_ambiguous: of those, the ones left as numbers because another
  *	process has other code (or none) at the same address
+ * @offcpu_batch: samples of perf record --off-cpu's end-of-run batch (their
+ *	time is a dummy, OFF_CPU_TIMESTAMP): never events; appended to the
+ *	trace.dat after what trace-cmd reads (perf2dat(1) OFF-CPU), unless a
+ *	selection is given (then counted in @filtered too)
+ * @offcpu_batch_ns: their off-CPU time, summed
  */
 struct p2d_summary {
 	size_t		size;
@@ -269,6 +274,8 @@ struct p2d_summary {
 	uint64_t	user_addrs;
 	uint64_t	user_named;
 	uint64_t	user_ambiguous;
+	uint64_t	offcpu_batch;
+	uint64_t	offcpu_batch_ns;
 };
 
 /**

@@ -589,6 +589,25 @@ static void left_out(const struct p2d_cli *cli, const struct p2d_summary *s)
 		fprintf(summary_stream(cli), "%s: not converted: %s\n", cli->prog, line);
 }
 
+/*
+ * perf --off-cpu's end-of-run batch: its samples have no time, so they are
+ * not events; the trace.dat keeps them after its end unless a selection
+ */
+static void offcpu_line(const struct p2d_cli *cli, const struct p2d_options *o,
+			const struct p2d_summary *s)
+{
+	bool sel = o->nr_events || o->cpus || o->pids || o->tids || o->time;
+
+	if (s->size < offsetof(struct p2d_summary, offcpu_batch_ns) +
+		      sizeof(s->offcpu_batch_ns) || !s->offcpu_batch)
+		return;
+	fprintf(summary_stream(cli), "%s: perf --off-cpu end-of-run batch: %llu sample%s, %.6f s"
+		" off CPU, without times: %s\n", cli->prog, (unsigned long long)s->offcpu_batch,
+		plural(s->offcpu_batch), (double)s->offcpu_batch_ns / 1e9,
+		sel ? "left out by the selection" :
+		"not events, kept after the trace.dat's end for KernelShark's off-CPU tree");
+}
+
 /* How the user addresses were named */
 static void user_names_line(const struct p2d_cli *cli, const struct p2d_summary *s)
 {
@@ -672,6 +691,7 @@ void p2d_cli_summary(const struct p2d_cli *cli, const struct p2d_options *o,
 	       s->tasks, plural(s->tasks), o->output ? o->output : "standard output", size_str(size, sizeof(size), (double)s->output_bytes),
 	       ratio, cratio);
 	left_out(cli, s);
+	offcpu_line(cli, o, s);
 	stacks_line(cli, s);
 	if (s->dropped)
 		fprintf(summary_stream(cli), "%s: %llu sample%s could not be converted (see warnings)\n",

@@ -614,6 +614,35 @@ static int sink_ksymbol(void *ctx, const struct p2d_ksymbol *k, uint64_t off)
 	return p2d_ksyms_code(cv->ksyms, k->addr, k->len, k->name);
 }
 
+/*
+ * A sample of perf --off-cpu's end-of-run batch: never an event (it has no
+ * time); counted, and kept for the trace.dat's end (offcpu.h) unless a
+ * selection is given, which it cannot be placed in
+ */
+static int sink_offcpu_batch(void *ctx, const struct p2d_event *ev)
+{
+	struct p2d_conv *cv = ctx;
+	struct p2d_chain ch = { 0 };
+	int ret;
+
+	cv->sum->offcpu_batch++;
+	cv->sum->offcpu_batch_ns += ev->val[P2D_VAL_PERIOD];
+	if (p2d_select_active(cv->select)) {
+		cv->sum->filtered++;
+		return 0;
+	}
+	if (!cv->offcpu && !(cv->offcpu = p2d_offcpu_new()))
+		return p2d_error(&cv->diag, ev->off, -ENOMEM, "out of memory");
+	if (ev->nr_chain && (ret = p2d_synth_chain(cv->synth, ev, &ch)))
+		return ret;
+	ret = p2d_offcpu_add(cv->offcpu, ev->pid, ev->tid, ev->val[P2D_VAL_PERIOD], ch.user,
+			     ch.nr_user);
+	if (ret)
+		return p2d_error(&cv->diag, ev->off, ret, "perf --off-cpu's end-of-run batch: %s",
+				 strerror(-ret));
+	return 0;
+}
+
 const struct p2d_sink_ops p2d_conv_sink = {
 	.meta		= sink_meta,
 	.tracing	= sink_tracing,
@@ -626,4 +655,5 @@ const struct p2d_sink_ops p2d_conv_sink = {
 	.build_id	= sink_build_id,
 	.progress	= sink_progress,
 	.ksymbol	= sink_ksymbol,
+	.offcpu_batch	= sink_offcpu_batch,
 };

@@ -8,6 +8,7 @@
 
 #include "ksyms.h"
 #include "maps.h"
+#include "offcpu.h"
 #include "reorder.h"
 #include "select.h"
 #include "synth.h"
@@ -65,6 +66,8 @@
  * @unknown_warned: warned about an event id missing from the formats
  * @swap_warned: warned about an event that cannot be swapped
  * @big_warned: warned about an event too large for a page
+ * @offcpu: perf record --off-cpu's end-of-run batch, NULL until its first
+ *	sample (offcpu.h)
  */
 struct p2d_conv {
 	const struct p2d_options	*opts;
@@ -115,6 +118,7 @@ struct p2d_conv {
 	bool				unknown_warned;
 	bool				swap_warned;
 	bool				big_warned;
+	struct p2d_offcpu		*offcpu;
 };
 
 /* In an event group: the member is a user stack to unwind (conv-sink.c) */

@@ -180,6 +180,21 @@ static int user_symbols(struct p2d_conv *cv)
 	return 0;
 }
 
+/*
+ * A frame of perf --off-cpu's end-of-run batch is named as the events' user
+ * frames are (usyms.c), with its process's maps as they are at the end, and
+ * the process gets its PROCMAPS: the KernelShark plugin names it so
+ */
+static int offcpu_frame(void *ctx, uint32_t pid, uint64_t ip)
+{
+	struct p2d_conv *cv = ctx;
+	int ret = cv->usyms ? p2d_usyms_add(cv->usyms, cv->maps, pid, ip) : 0;
+
+	if (!ret)
+		ret = p2d_maps_want(cv->maps, pid);
+	return ret == -ENOSPC ? 0 : ret;
+}
+
 static int finish_events(struct p2d_conv *cv)
 {
 	uint64_t late;
@@ -187,6 +202,8 @@ static int finish_events(struct p2d_conv *cv)
 	int ret;
 
 	ret = p2d_reorder_flush(cv->queue);
+	if (!ret)
+		ret = p2d_offcpu_frames(cv->offcpu, offcpu_frame, cv);
 	if (!ret && cv->cpus)
 		ret = p2d_cpufiles_finish(cv->cpus);
 	if (ret)
@@ -204,6 +221,10 @@ static int finish_events(struct p2d_conv *cv)
 		p2d_warn(&cv->diag, P2D_NO_OFFSET, "no events left after the selection (%llu"
 			 " samples left out): the trace.dat has none",
 			 (unsigned long long)cv->sum->filtered);
+	else if (!cv->sum->events && cv->sum->offcpu_batch)
+		p2d_warn(&cv->diag, P2D_NO_OFFSET, "the recording's samples are all of perf"
+			 " --off-cpu's end-of-run batch, which has no times: the trace.dat has no"
+			 " events");
 	else if (!cv->sum->events)
 		p2d_warn(&cv->diag, P2D_NO_OFFSET, "the recording has no samples: the"
 			 " trace.dat has no events");
@@ -317,6 +338,8 @@ static int convert(struct p2d_conv *cv, struct p2d_input *in, struct p2d_out *ou
 	if (!ret)
 		ret = write_output(cv, out_fd);
 	if (!ret)
+		ret = p2d_offcpu_append(cv->offcpu, out_fd, &cv->diag);
+	if (!ret)
 		ret = p2d_conv_cancelled(cv);
 	if (!ret && o->output)
 		ret = p2d_out_commit(&cv->diag, out, o->force);
@@ -385,6 +408,7 @@ static void release(struct p2d_conv *cv)
 	p2d_ksyms_free(cv->ksyms);
 	p2d_usyms_free(cv->usyms);
 	p2d_unwinder_free(cv->unwinder);
+	p2d_offcpu_free(cv->offcpu);
 	free(cv->ksyms_out.text);
 	free(cv->usyms_out.text);
 	free(cv->uw_frames);

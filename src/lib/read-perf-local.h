@@ -190,6 +190,8 @@ int p2d_rd_fast_samples(struct p2d_reader *r, const uint8_t *p, size_t len, uint
 /* read-perf-attrs.c */
 int p2d_rd_announce(struct p2d_reader *r) __hidden;
 bool p2d_rd_need_maps(struct p2d_reader *r) __hidden;
+bool p2d_rd_is_offcpu(const struct p2d_attr *a) __hidden;
+int p2d_rd_offcpu(struct p2d_rd_sample *s, bool *batch) __hidden;
 void p2d_rd_clock_vote(struct p2d_reader *r, int32_t clock, bool sampling, uint64_t off) __hidden;
 void p2d_rd_attr_clock(struct p2d_reader *r, const struct p2d_attr *a) __hidden;
 int p2d_rd_attrs_finish(struct p2d_reader *r) __hidden;

@@ -94,10 +94,32 @@ static int bad_sample(struct p2d_reader *r, const struct p2d_cursor *c)
 	return 0;
 }
 
+/*
+ * A sample of perf record --off-cpu's event: decoded as perf decodes it;
+ * one of the end-of-run batch (no time) goes to the sink's offcpu_batch
+ */
+static int offcpu_sample(struct p2d_reader *r, struct p2d_cursor *c, struct p2d_rd_sample *s)
+{
+	bool batch;
+
+	s->ev.swap = c->swap;
+	s->ev.off = c->base;
+	if (p2d_rd_offcpu(s, &batch))
+		return bad_sample(r, c);
+	if (!batch)
+		return 1;
+	if (!r->sink->ops->offcpu_batch) {
+		r->stats->other_samples++;
+		return 0;
+	}
+	return r->sink->ops->offcpu_batch(r->sink->ctx, &s->ev);
+}
+
 static int rec_sample(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 {
 	static const char no_cpu[] = "samples carry no CPU (PERF_SAMPLE_CPU): all on CPU 0";
 	struct p2d_attr *a = sample_attr(r, c);
+	bool offcpu = false;
 	struct p2d_rd_sample s;
 	int ret;
 
@@ -135,6 +157,9 @@ static int rec_sample(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 		s.ev.source = P2D_TRACEPOINT;
 	} else {
 		s.ev.source = (uint32_t)(a - r->attrs);
+		offcpu = p2d_rd_is_offcpu(a);
+		if (offcpu && (ret = offcpu_sample(r, c, &s)) <= 0)
+			return ret;
 		s.ev.raw = NULL;
 		s.ev.len = 0;
 	}
@@ -153,7 +178,8 @@ static int rec_sample(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 	}
 	s.ev.swap = c->swap;
 	s.ev.off = c->base;
-	s.ev.kernel_ip = (misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
+	s.ev.kernel_ip = !offcpu &&
+			 (misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
 	return r->sink->ops->event(r->sink->ctx, &s.ev);
 }
 

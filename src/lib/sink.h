@@ -351,6 +351,10 @@ struct p2d_read_stats {
  * @build_id: a file's build id (HEADER_BUILD_ID)
  * @progress: @done of @total input bytes (total 0 when unknown) are read
  * @ksymbol: kernel code named by a KSYMBOL record (may be NULL)
+ * @offcpu_batch: a sample of perf record --off-cpu's end-of-run batch,
+ *	which has no time (@ev->ts is perf's made-up one): its task, the
+ *	time off CPU in @ev->val[P2D_VAL_PERIOD], its call chain (may be NULL:
+ *	then the reader counts such samples in other_samples)
  *
  * Each returns 0 or a negative errno (with a message in the diagnostics),
  * which ends the reading; @progress returns nothing.
@@ -367,6 +371,7 @@ struct p2d_sink_ops {
 	int	(*build_id)(void *ctx, const struct p2d_build_id *bid, uint64_t off);
 	void	(*progress)(void *ctx, uint64_t done, uint64_t total);
 	int	(*ksymbol)(void *ctx, const struct p2d_ksymbol *k, uint64_t off);
+	int	(*offcpu_batch)(void *ctx, const struct p2d_event *ev);
 };
 
 /** struct p2d_sink - a sink: its operations and their context */

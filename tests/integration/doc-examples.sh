@@ -3,7 +3,8 @@
 #
 # The program's lines shown in README and the man pages are what it prints:
 # every example summary line there ("perf2dat: N events ...", "not
-# converted: ...", "kernel symbols: ...", "user stacks unwound: ..."; the
+# converted: ...", "kernel symbols: ...", "user stacks unwound: ...",
+# "perf --off-cpu end-of-run batch: ..."; the
 # same of "trace-cmd convert --from-perf") must be one of the lines the
 # conversions below print, on the fixtures the examples were made from.
 set -u
@@ -36,6 +37,7 @@ conv "$DATA/mixed.data" -o mixed.dat
 conv --no-callchain "$DATA/mixed.data" -o mixed.dat
 conv "$DATA/ksyms-sched.data" -o trace.dat
 conv --kallsyms none --symfs symfs "$DATA/unwind.data" -o trace.dat
+conv "$DATA/offcpu-batch.data" -o offcpu.dat
 # trace-cmd convert --from-perf prints the same lines under its name
 sed 's/^perf2dat: /trace-cmd: /' printed >> printed.tc
 cat printed.tc >> printed
@@ -53,7 +55,7 @@ diff help.opts readme.opts > opts.diff || fail "README's options are not --help'
 import re, sys
 printed = set(l.rstrip('\n') for l in open(sys.argv[1]))
 shown = re.compile(r'^\s+((?:perf2dat|trace-cmd): (?:\d+ events? |not converted: |kernel symbols: \d'
-                   r'|user stacks unwound: ).*)$')
+                   r'|user stacks unwound: |perf --off-cpu end-of-run batch: ).*)$')
 checked, bad = 0, []
 for path in sys.argv[2:]:
     for n, line in enumerate(open(path), 1):

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Sourced by the GUI tests (gui-kernelshark.sh, gui-stacks.sh,
-# gui-user-names.sh); they define skip() and fail() and a $tmp directory
+# gui-user-names.sh, gui-blocked.sh); they define skip() and fail() and a $tmp directory
 # first.
 #
 # gui_runas: sets $runas, how KernelShark is started: as root it shows a
@@ -49,7 +49,8 @@ gui_install() {
 
 # gui_start_ks LABEL FILE [VAR=VALUE...]: the installed kernelshark on FILE,
 # with $tmp/home and $tmp/run, as $runas; waits until the screen stops
-# changing, the last screenshot in $tmp/LABEL.png; sets $ks_pid
+# changing, the last screenshot in $tmp/LABEL.png; sets $ks_pid. Options for
+# kernelshark (e.g. --pid 42: that task's graph) in $gui_ks_args.
 gui_start_ks() {
 	label=$1 file=$2
 	shift 2
@@ -59,7 +60,7 @@ gui_start_ks() {
 		QT_QPA_PLATFORM=xcb KSHARK_PERF2DAT_PLUGIN="$plugin" \
 		PERF2DAT_CONVERTER="$root$INST_BINDIR/perf2dat" "$@" \
 		sh -c 'echo $$ > "$0/ks.pid"; exec "$@"' "$tmp/run" \
-		"$front" -geometry 1280x800+0+0 "$file" > "$tmp/ks.log" 2>&1 &
+		"$front" -geometry 1280x800+0+0 ${gui_ks_args:-} "$file" > "$tmp/ks.log" 2>&1 &
 	i=0
 	while [ ! -s "$tmp/run/ks.pid" ] && [ $i -lt 50 ]; do
 		sleep 0.1

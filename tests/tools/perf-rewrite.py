@@ -45,6 +45,17 @@ little-endian recording made by `perf record` (file mode, or pipe mode with
 Both options can be combined. Input and output may be "-" (standard input
 and output). The input must be a little-endian perf.data.
 
+--off-cpu MS
+    The `perf record --off-cpu --off-cpu-thresh MS` recording of the same
+    scheduling, from a little-endian file-mode `perf record -g -a -e
+    sched:sched_switch` one (perf_offcpu.py says how); alone, not with the
+    other options. Off-CPU times of at least MS milliseconds become direct
+    samples at their switch-in, the others the end-of-run batch.
+
+--off-cpu-old
+    The same for perf 5.19 to 6.15 (before --off-cpu-thresh): every
+    off-CPU time in the end-of-run batch, in the ordinary sample fields.
+
 --flip-clockid N
     Flip the use_clockid bit of the N-th event attribute (from 0) of a
     little-endian file-mode recording: its attributes then disagree on the
@@ -54,6 +65,8 @@ Usage:
     perf-rewrite.py --big-endian [--long32] IN OUT
     perf-rewrite.py --long32 IN OUT
     perf-rewrite.py --flip-clockid N IN OUT
+    perf-rewrite.py --off-cpu MS IN OUT
+    perf-rewrite.py --off-cpu-old IN OUT
 """
 
 import argparse
@@ -998,6 +1011,30 @@ def flip_clockid(src, index):
     return bytes(out)
 
 
+def off_cpu_main(args):
+    """--off-cpu MS (perf_offcpu.py, next to this file)"""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import perf_offcpu
+
+    if args.big_endian or args.long32 or args.to_file or args.flip_clockid is not None or \
+            (args.off_cpu is not None and args.off_cpu_old):
+        print("perf-rewrite: --off-cpu and --off-cpu-old go alone", file=sys.stderr)
+        return 2
+    try:
+        with open(args.input, "rb") as f:
+            data = f.read()
+        out, batch = perf_offcpu.off_cpu(data, int((args.off_cpu or 0) * 1000000), TracingData,
+                                         args.off_cpu_old)
+        with open(args.output, "wb") as f:
+            f.write(out)
+    except (perf_offcpu.OffCpuError, RewriteError, struct.error, ValueError, OSError) as e:
+        print("perf-rewrite: %s: %s" % (args.input, e), file=sys.stderr)
+        return 1
+    if args.verbose:
+        print("perf-rewrite: %d end-of-run samples" % batch, file=sys.stderr)
+    return 0
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(
         description="Rewrite a little-endian perf.data into its big-endian "
@@ -1012,13 +1049,20 @@ def main(argv=None):
     ap.add_argument("--flip-clockid", type=int, metavar="N",
                     help="flip the use_clockid bit of the N-th attr (from 0) of a "
                          "little-endian file-mode input, before the other options")
+    ap.add_argument("--off-cpu", type=float, metavar="MS",
+                    help="the perf record --off-cpu twin of a sched_switch recording, "
+                         "threshold MS milliseconds (alone)")
+    ap.add_argument("--off-cpu-old", action="store_true",
+                    help="the same in the layout of perf 5.19 to 6.15 (alone)")
     ap.add_argument("-v", "--verbose", action="store_true",
                     help="tell which record types were dropped")
     ap.add_argument("input", help="perf.data to read ('-' for standard input)")
     ap.add_argument("output", help="file to write ('-' for standard output)")
     args = ap.parse_args(argv)
+    if args.off_cpu is not None or args.off_cpu_old:
+        return off_cpu_main(args)
     if not (args.big_endian or args.long32 or args.to_file or args.flip_clockid is not None):
-        ap.error("give --big-endian, --long32, --to-file and/or --flip-clockid")
+        ap.error("give --big-endian, --long32, --to-file, --flip-clockid or --off-cpu")
     try:
         if os.path.isdir(args.input):
             raise RewriteError("directory recordings (perf record --threads) "
