@@ -14,11 +14,15 @@
  * there, as before); the thread only reads the ELF handles it was given,
  * which no other thread touches until it is joined. A file read ahead is
  * used at the end only if it was found by the build id the file has then
- * (a pipe recording may tell it later) and for the same machine; else it is
- * read again, as without read-ahead.
+ * (a pipe recording may tell it later; a file the recording gives none
+ * stays without one) and for the same machine; else it is read again, as
+ * without read-ahead.
  *
  * At most MAX_AHEAD files per conversion are read ahead (their DWARF stays
  * in memory until the end); the rest are read at the end, one at a time.
+ * perf records build ids only for the files its samples hit, so a busy
+ * recording's libm or program (their own DWARF or a debug file found by
+ * the file's build id) has none in it: those are read ahead too.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -28,7 +32,7 @@
 #include "elfid.h"
 #include "usyms-files.h"
 
-#define MAX_AHEAD	4
+#define MAX_AHEAD	8
 
 struct ahead {
 	bool			used;		/* holds a file */
@@ -201,7 +205,7 @@ void p2d_nfiles_ahead(struct p2d_nfiles *f, uint32_t index, const struct p2d_dso
 {
 	struct ahead *a;
 
-	if (!f || f->started >= MAX_AHEAD || !d->id_size)
+	if (!f || f->started >= MAX_AHEAD)
 		return;
 	if (index >= f->tried_size) {
 		uint32_t n = index + 256;
