@@ -150,15 +150,73 @@ out:
 	free(path);
 }
 
+/* Debug sections naming never reads (.debug_X or .zdebug_X) */
+static bool unread(const char *name)
+{
+	static const char *const names[] = { "line", "loc", "loclists", "macro", "macinfo",
+					     "frame" };
+	size_t i;
+
+	if (!strncmp(name, ".debug_", 7))
+		name += 7;
+	else if (!strncmp(name, ".zdebug_", 8))
+		name += 8;
+	else
+		return false;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i]))
+			return true;
+	return false;
+}
+
+/*
+ * The DWARF of @elf, for naming. dwarf_begin_elf() decompresses every debug
+ * section it knows, and the line table and location lists are a quarter of
+ * libc's debug file: it leaves alone a section of type SHT_NOBITS, so the
+ * sections naming does not read are that, in this handle's headers, while
+ * it runs (their types are put back after).
+ */
+static Dwarf *begin_dwarf(Elf *elf)
+{
+	struct { size_t ndx; GElf_Word type; } hid[16];
+	Elf_Scn *scn = NULL;
+	size_t shstrndx, n = 0, i;
+	const char *name;
+	GElf_Shdr sh;
+	Dwarf *dw;
+
+	if (!elf_getshdrstrndx(elf, &shstrndx)) {
+		while (n < 16 && (scn = elf_nextscn(elf, scn))) {
+			if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS ||
+			    !(name = elf_strptr(elf, shstrndx, sh.sh_name)) || !unread(name))
+				continue;
+			hid[n].ndx = elf_ndxscn(scn);
+			hid[n].type = sh.sh_type;
+			sh.sh_type = SHT_NOBITS;
+			if (gelf_update_shdr(scn, &sh))
+				n++;
+		}
+	}
+	dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
+	for (i = 0; i < n; i++) {
+		scn = elf_getscn(elf, hid[i].ndx);
+		if (scn && gelf_getshdr(scn, &sh)) {
+			sh.sh_type = hid[i].type;
+			gelf_update_shdr(scn, &sh);
+		}
+	}
+	return dw;
+}
+
 /* Read the symbols of @nf (and with @dwarf, its DWARF): any thread, none other on @nf */
 static int load(struct p2d_nfile *nf, bool dwarf)
 {
 	if (!nf->elf)
 		return 0;
 	if (dwarf) {
-		nf->dwarf = nf->debug ? dwarf_begin_elf(nf->debug, DWARF_C_READ, NULL) : NULL;
+		nf->dwarf = nf->debug ? begin_dwarf(nf->debug) : NULL;
 		if (!nf->dwarf)
-			nf->dwarf = dwarf_begin_elf(nf->elf, DWARF_C_READ, NULL);
+			nf->dwarf = begin_dwarf(nf->elf);
 		nf->names = nf->dwarf ? p2d_dwarf_names_new(nf->dwarf) : NULL;
 	}
 	return p2d_esyms_read(&nf->syms, nf->elf, nf->debug);
