@@ -11,7 +11,8 @@
  * QTableView of the main window, and a selected row's entry by its CPU,
  * its time and its place among that CPU's rows of the same microsecond.
  * No moc: signals are connected to lambdas. The same GUI part adds perf
- * recordings to File -> Open's file filter.
+ * recordings to File -> Open's file filter. A selected entry that starts,
+ * wakes or ends a blocked interval shows the interval (BlockedView.cpp).
  */
 #include <algorithm>
 #include <cmath>
@@ -44,19 +45,23 @@
 #include "KsPlotTools.hpp"
 #include "KsPlugins.hpp"
 #include "KsPluginsGUI.hpp"
-#include "stacks.h"
+#include "StackPanel.hpp"
 #include "stacks-plot.h"
 
 #define KS_P2D_EXPORT	__attribute__((visibility("default")))
 
 extern "C" KS_P2D_EXPORT void *KSHARK_MENU_PLUGIN_INITIALIZER(void *gui_ptr);
 
-namespace {
+namespace p2d_ks {
 
-/* a row's time as KernelShark's list prints it (KsUtils::Ts2String) */
 QString timeString(int64_t ts)
 {
 	return QString::number(ts * 1e-9, 'f', 6);
+}
+
+QString timeStringNs(int64_t ts)
+{
+	return QString("%1.%2").arg(ts / 1000000000).arg(ts % 1000000000, 9, 10, QChar('0'));
 }
 
 QString frameFunction(const p2d_ks_frame &f)
@@ -83,42 +88,6 @@ QString durationString(int64_t ns)
 		return QString();
 	return QString::number(ns * 1e-6, 'f', 3) + QStringLiteral(" ms");
 }
-
-class StackPanel {
-public:
-	explicit StackPanel(QMainWindow *w);
-
-	void show(int sd, const kshark_entry *e);
-	void forget(p2d_ks_stream *s);
-	void viewChanged(int sd, int64_t lo, int64_t hi);
-
-private:
-	void _hookList();
-	void _rowSelected(const QModelIndex &proxyIndex);
-	void _mark(int which);
-	void _copy();
-	void _updateTree();
-	void _fillTree(QTreeWidgetItem *parent, const p2d_ks_node *n, int depth);
-
-	QMainWindow	*_window;
-	QDockWidget	*_dock;
-	QLabel		*_head;
-	QTreeWidget	*_frames;
-	QTreeWidget	*_tree;
-	QLabel		*_treeHead;
-	QCheckBox	*_betweenAB;
-	QTabWidget	*_tabs;
-	QTimer		_timer;
-	QString		_text;
-
-	int		_sd = -1;
-	const kshark_entry *_sample = nullptr;
-	int		_abSd = -1;
-	const kshark_entry *_ab[2] = { nullptr, nullptr };
-	int		_viewSd = -1;
-	int64_t		_viewLo = 0, _viewHi = 0;
-	bool		_hooked = false;
-};
 
 StackPanel *panel;
 
@@ -196,6 +165,7 @@ StackPanel::StackPanel(QMainWindow *w)
 	_tabs = new QTabWidget;
 	_tabs->addTab(stackTab, QStringLiteral("Call stack"));
 	_tabs->addTab(treeTab, QStringLiteral("Stacks in view"));
+	_offcpu = new OffcpuView(_tabs);
 	boxLayout->addWidget(_head);
 	boxLayout->addWidget(_tabs);
 	_dock->setWidget(box);
@@ -207,6 +177,7 @@ StackPanel::StackPanel(QMainWindow *w)
 	QObject::connect(markB, &QPushButton::clicked, [this] { _mark(1); });
 	QObject::connect(copy, &QPushButton::clicked, [this] { _copy(); });
 	QObject::connect(_betweenAB, &QCheckBox::toggled, [this] { _updateTree(); });
+	QObject::connect(_offcpu->betweenAB(), &QCheckBox::toggled, [this] { _updateTree(); });
 	QObject::connect(_tabs, &QTabWidget::currentChanged, [this] { _updateTree(); });
 	_timer.setSingleShot(true);
 	QObject::connect(&_timer, &QTimer::timeout, [this] { _updateTree(); });
@@ -221,8 +192,7 @@ StackPanel::StackPanel(QMainWindow *w)
 		QAction *a = m->addAction(QStringLiteral("Stack view"));
 		QObject::connect(a, &QAction::triggered, [this] {
 			_hookList();
-			_dock->show();
-			_dock->raise();
+			_raise();
 		});
 		break;
 	}
@@ -305,8 +275,12 @@ void StackPanel::_rowSelected(const QModelIndex &proxyIndex)
 		if (nth--)
 			continue;
 		const kshark_entry *sample = p2d_ks_sample_of(s, e[i]);
+		p2d_ks_blocked_set *b = p2d_ks_blocked_of_stream(sd);
+		const p2d_ks_blocked *iv = b ? p2d_ks_blocked_of(b, sample ? sample : e[i]) : nullptr;
 
-		if (sample)
+		if (iv)
+			showBlocked(sd, iv);
+		else if (sample)
 			show(sd, sample);
 		return;
 	}
@@ -318,7 +292,6 @@ void StackPanel::show(int sd, const kshark_entry *e)
 	p2d_ks_stack st;
 	char state = 0;
 	int64_t off;
-	char buf[8192];
 
 	if (!s || p2d_ks_stack_read(s, e, &st))
 		return;
@@ -333,13 +306,33 @@ void StackPanel::show(int sd, const kshark_entry *e)
 	_text = head + "\n";
 
 	_frames->clear();
+	_addStack(nullptr, st);
+	_frames->expandAll();
+	for (int c = 0; c < 3; c++)
+		_frames->resizeColumnToContents(c);
+	p2d_ks_stack_release(&st);
+	_tabs->setCurrentIndex(0);
+	_raise();
+}
+
+void StackPanel::_raise()
+{
+	_dock->show();
+	_dock->raise();
+}
+
+/* a stack's frames in the Call stack tab, under @parent (or at the top), and in the copied text */
+void StackPanel::_addStack(QTreeWidgetItem *parent, const p2d_ks_stack &st)
+{
 	QTreeWidgetItem *kernel = nullptr, *user = nullptr;
+	char buf[8192];
+
 	for (size_t i = 0; i < st.nr; i++) {
 		const p2d_ks_frame &f = st.frames[i];
 		QTreeWidgetItem **group = f.user ? &user : &kernel;
 
 		if (!*group) {
-			*group = new QTreeWidgetItem(_frames);
+			*group = parent ? new QTreeWidgetItem(parent) : new QTreeWidgetItem(_frames);
 			(*group)->setText(0, f.user ? QStringLiteral("user") : QStringLiteral("kernel"));
 			(*group)->setFirstColumnSpanned(true);
 		}
@@ -350,13 +343,6 @@ void StackPanel::show(int sd, const kshark_entry *e)
 		p2d_ks_frame_text(&f, buf, sizeof(buf));
 		_text += QString("\t") + QString(buf).trimmed() + "\n";
 	}
-	_frames->expandAll();
-	for (int c = 0; c < 3; c++)
-		_frames->resizeColumnToContents(c);
-	p2d_ks_stack_release(&st);
-	_tabs->setCurrentIndex(0);
-	_dock->show();
-	_dock->raise();
 }
 
 void StackPanel::_mark(int which)
@@ -397,6 +383,7 @@ void StackPanel::forget(p2d_ks_stream *s)
 	if (_viewSd == sd)
 		_viewSd = -1;
 	_tree->clear();
+	_offcpu->clear();
 }
 
 void StackPanel::viewChanged(int sd, int64_t lo, int64_t hi)
@@ -406,7 +393,8 @@ void StackPanel::viewChanged(int sd, int64_t lo, int64_t hi)
 	_viewSd = sd;
 	_viewLo = lo;
 	_viewHi = hi;
-	if (_dock->isVisible() && _tabs->currentIndex() == 1 && !_betweenAB->isChecked())
+	if (_dock->isVisible() && ((_tabs->currentIndex() == 1 && !_betweenAB->isChecked()) ||
+				    (_tabs->currentIndex() == 2 && !_offcpu->betweenAB()->isChecked())))
 		_timer.start(150);
 }
 
@@ -427,28 +415,47 @@ void StackPanel::_fillTree(QTreeWidgetItem *parent, const p2d_ks_node *n, int de
 	}
 }
 
+/*
+ * The range a tree tab shows: the view, or between the markers when @ab is
+ * checked (else @head says to set them). Returns false when there is none.
+ */
+bool StackPanel::_range(QCheckBox *ab, QLabel *head, int *sd, int64_t *lo, int64_t *hi)
+{
+	*sd = _viewSd;
+	*lo = _viewLo;
+	*hi = _viewHi;
+	if (!ab->isChecked())
+		return true;
+	if (!_ab[0] || !_ab[1]) {
+		head->setText(QStringLiteral("Set markers A and B with the buttons of Call stack."));
+		return false;
+	}
+	*sd = _abSd;
+	*lo = std::min(_ab[0]->ts, _ab[1]->ts);
+	*hi = std::max(_ab[0]->ts, _ab[1]->ts);
+	return true;
+}
+
 void StackPanel::_updateTree()
 {
-	int sd = _viewSd;
-	int64_t lo = _viewLo, hi = _viewHi;
 	p2d_ks_node *root;
 	p2d_ks_stream *s;
-	int count;
+	int64_t lo, hi;
+	int count, sd;
 
+	if (_tabs->currentIndex() == 2) {
+		if (_range(_offcpu->betweenAB(), _offcpu->head(), &sd, &lo, &hi))
+			_offcpu->update(sd, lo, hi);
+		else
+			_offcpu->clear();
+		return;
+	}
 	if (_tabs->currentIndex() != 1)
 		return;
-	if (_betweenAB->isChecked()) {
-		if (!_ab[0] || !_ab[1]) {
-			_treeHead->setText(QStringLiteral("Set markers A and B with the buttons of Call stack."));
-			_tree->clear();
-			return;
-		}
-		sd = _abSd;
-		lo = std::min(_ab[0]->ts, _ab[1]->ts);
-		hi = std::max(_ab[0]->ts, _ab[1]->ts);
-	}
-	s = p2d_ks_stream_of(sd);
 	_tree->clear();
+	if (!_range(_betweenAB, _treeHead, &sd, &lo, &hi))
+		return;
+	s = p2d_ks_stream_of(sd);
 	if (!s)
 		return;
 	root = p2d_ks_tree_new();
@@ -534,7 +541,9 @@ void draw(kshark_cpp_argv *argv_c, int sd, int val, int action)
 	}
 }
 
-} /* namespace */
+} /* namespace p2d_ks */
+
+using namespace p2d_ks;
 
 extern "C" {
 

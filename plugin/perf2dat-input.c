@@ -35,6 +35,7 @@
 #include "libkshark-tepdata.h"
 #include "perf2dat.h"
 #include "perf2dat-input.h"
+#include "blocked.h"
 
 #define KS_P2D_EXPORT	__attribute__((visibility("default")))
 
@@ -182,6 +183,23 @@ static int open_as_tep(struct kshark_data_stream *stream, char *path)
 	return 0;
 }
 
+/*
+ * perf record --off-cpu's end-of-run batch, which the converter appends to
+ * the trace.dat: kept for the stack view (blocked.h), which cannot open
+ * the nameless file.
+ */
+static void stash_batch(struct kshark_data_stream *stream, int fd)
+{
+	struct p2d_ks_batch *batch;
+	size_t nr;
+
+	if (p2d_ks_batch_read(fd, &batch, &nr))
+		fprintf(stderr, "kernelshark perf2dat: %s: perf --off-cpu's end-of-run batch is"
+			" damaged: left out\n", stream->file);
+	else if (batch)
+		p2d_ks_batch_stash(stream->stream_id, batch, nr);
+}
+
 /**
  * kshark_input_initializer - open a perf recording as a data stream
  * @stream: the stream libkshark is opening; @stream->file is the user's path
@@ -215,6 +233,8 @@ KS_P2D_EXPORT int KSHARK_INPUT_INITIALIZER(struct kshark_data_stream *stream)
 	ret = p2d_ks_convert(stream->file, fd);
 	if (ret == 0)
 		ret = open_as_tep(stream, path);
+	if (ret == 0)
+		stash_batch(stream, fd);
 	close(fd);
 	return ret;
 }

@@ -17,6 +17,16 @@ void p2d_ks_unregister_draw(struct kshark_data_stream *stream)
 	(void)stream;
 }
 
+void p2d_ks_register_blocked_draw(struct kshark_data_stream *stream)
+{
+	(void)stream;
+}
+
+void p2d_ks_unregister_blocked_draw(struct kshark_data_stream *stream)
+{
+	(void)stream;
+}
+
 void p2d_ks_forget(struct p2d_ks_stream *s)
 {
 	(void)s;

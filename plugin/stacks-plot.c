@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The stack view's plot plugin interface (libkshark-plugin.h): one
- * p2d_ks_stream per tep stream, fed by an event handler on every event of
- * the stream, and the draw handler that marks the samples with stacks
- * (StackView.cpp, when the plugin is built with Qt).
+ * p2d_ks_stream (samples with stacks) and one p2d_ks_blocked_set (blocked
+ * intervals) per tep stream, fed by an event handler on every event of the
+ * stream, and the draw handlers that mark the samples with stacks and draw
+ * the intervals (StackView.cpp and BlockedPlot.cpp, when the plugin is
+ * built with Qt). A stream with neither stacks nor sched_switch or
+ * perf:offcpu_time events is left alone.
  *
  * KernelShark's list shows the Info of a stack event on one line, its top
  * frame first (stack_info()).
  *
  * p2d_ks_dump() prints what the panel and the call tree would show for
- * every sample of a stream: the headless test reads that.
+ * every sample of a stream, p2d_ks_dump_blocked() every blocked interval
+ * and the off-CPU tree: the headless tests read that.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -20,6 +24,7 @@
 #include "libkshark.h"
 #include "libkshark-plugin.h"
 #include "libkshark-tepdata.h"
+#include "blocked.h"
 #include "stacks.h"
 #include "stacks-plot.h"
 
@@ -28,10 +33,12 @@
 KS_P2D_EXPORT int KSHARK_PLOT_PLUGIN_INITIALIZER(struct kshark_data_stream *stream);
 KS_P2D_EXPORT int KSHARK_PLOT_PLUGIN_DEINITIALIZER(struct kshark_data_stream *stream);
 KS_P2D_EXPORT int p2d_ks_dump(int sd, FILE *out);
+KS_P2D_EXPORT int p2d_ks_dump_blocked(int sd, FILE *out);
 
 #define MAX_STREAMS	256
 
 static struct p2d_ks_stream *streams[MAX_STREAMS];
+static struct p2d_ks_blocked_set *blocked[MAX_STREAMS];
 
 /**
  * p2d_ks_stream_of - the stack view's state of stream @sd
@@ -44,12 +51,44 @@ struct p2d_ks_stream *p2d_ks_stream_of(int sd)
 	return sd >= 0 && sd < MAX_STREAMS ? streams[sd] : NULL;
 }
 
+/**
+ * p2d_ks_blocked_of_stream - the blocked intervals of stream @sd
+ * @sd: a libkshark stream id
+ *
+ * Returns them, or NULL when the plugin is not on that stream.
+ */
+struct p2d_ks_blocked_set *p2d_ks_blocked_of_stream(int sd)
+{
+	return sd >= 0 && sd < MAX_STREAMS ? blocked[sd] : NULL;
+}
+
 static void on_entry(struct kshark_data_stream *stream, void *rec, struct kshark_entry *e)
 {
 	struct p2d_ks_stream *s = p2d_ks_stream_of(stream->stream_id);
+	struct p2d_ks_blocked_set *b = p2d_ks_blocked_of_stream(stream->stream_id);
 
 	if (s)
 		p2d_ks_stream_add(s, rec, e);
+	if (b)
+		p2d_ks_blocked_add(b, rec, e);
+}
+
+/*
+ * perf --off-cpu's end-of-run batch: the input plugin kept it when it
+ * opened a perf.data; a trace.dat holds it after its end.
+ */
+static void load_batch(struct kshark_data_stream *stream, struct p2d_ks_blocked_set *b)
+{
+	struct p2d_ks_batch *batch;
+	size_t nr;
+
+	if (!p2d_ks_batch_take(stream->stream_id, &batch, &nr) && stream->file &&
+	    kshark_tep_is_top_stream(stream) &&
+	    p2d_ks_batch_read_file(stream->file, &batch, &nr) == -EINVAL)
+		fprintf(stderr, "kernelshark perf2dat: %s: perf --off-cpu's end-of-run batch is"
+			" damaged: left out\n", stream->file);
+	if (batch)
+		p2d_ks_blocked_set_batch(b, batch, nr);
 }
 
 /*
@@ -137,6 +176,7 @@ static int *event_ids(struct kshark_data_stream *stream, int *n)
 
 int KSHARK_PLOT_PLUGIN_INITIALIZER(struct kshark_data_stream *stream)
 {
+	struct p2d_ks_blocked_set *b;
 	struct p2d_ks_stream *s;
 	int n, *ids;
 
@@ -144,20 +184,23 @@ int KSHARK_PLOT_PLUGIN_INITIALIZER(struct kshark_data_stream *stream)
 	    streams[stream->stream_id] || !kshark_is_tep(stream))
 		return 0;
 	s = p2d_ks_stream_new(stream);
-	if (!s)
-		return 0;
-	if (!p2d_ks_stream_has_stacks(s)) {
+	b = s ? p2d_ks_blocked_new(stream) : NULL;
+	if (!b || (!p2d_ks_stream_has_stacks(s) && !p2d_ks_blocked_wanted(b))) {
 		/* nothing to show: the plugin stays off this stream */
+		p2d_ks_blocked_free(b);
 		p2d_ks_stream_free(s);
 		return 0;
 	}
+	load_batch(stream, b);
 	streams[stream->stream_id] = s;
+	blocked[stream->stream_id] = b;
 	ids = event_ids(stream, &n);
 	for (int i = 0; i < n; i++)
 		kshark_register_event_handler(stream, ids[i], on_entry);
 	free(ids);
 	wrap_info(stream, true);
 	p2d_ks_register_draw(stream);
+	p2d_ks_register_blocked_draw(stream);
 	return 1;
 }
 
@@ -169,6 +212,7 @@ int KSHARK_PLOT_PLUGIN_DEINITIALIZER(struct kshark_data_stream *stream)
 	if (!s)
 		return 0;
 	p2d_ks_unregister_draw(stream);
+	p2d_ks_unregister_blocked_draw(stream);
 	wrap_info(stream, false);
 	ids = event_ids(stream, &n);
 	for (int i = 0; i < n; i++)
@@ -176,6 +220,8 @@ int KSHARK_PLOT_PLUGIN_DEINITIALIZER(struct kshark_data_stream *stream)
 	free(ids);
 	p2d_ks_forget(s);
 	streams[stream->stream_id] = NULL;
+	p2d_ks_blocked_free(blocked[stream->stream_id]);
+	blocked[stream->stream_id] = NULL;
 	p2d_ks_stream_free(s);
 	return 1;
 }
@@ -231,4 +277,22 @@ int p2d_ks_dump(int sd, FILE *out)
 		dump_node(out, root->child, 0);
 	p2d_ks_tree_free(root);
 	return ret < 0 ? ret : (int)n;
+}
+
+/**
+ * p2d_ks_dump_blocked - print the blocked intervals of stream @sd, and its off-CPU tree
+ * @sd: the stream
+ * @out: where
+ *
+ * p2d_ks_blocked_dump(). Returns the number of intervals, or a negative
+ * errno (-ENOENT when the plugin is not on the stream).
+ */
+int p2d_ks_dump_blocked(int sd, FILE *out)
+{
+	struct p2d_ks_stream *s = p2d_ks_stream_of(sd);
+	struct p2d_ks_blocked_set *b = p2d_ks_blocked_of_stream(sd);
+
+	if (!s || !b)
+		return -ENOENT;
+	return p2d_ks_blocked_dump(s, b, out);
 }

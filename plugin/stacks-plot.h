@@ -11,13 +11,17 @@ extern "C" {
 #endif
 
 struct kshark_data_stream;
+struct p2d_ks_blocked_set;
 struct p2d_ks_stream;
 
 struct p2d_ks_stream *p2d_ks_stream_of(int sd);
+struct p2d_ks_blocked_set *p2d_ks_blocked_of_stream(int sd);
 
 /* the GUI's side: draw the marks of @stream, and forget a stream that goes */
 void p2d_ks_register_draw(struct kshark_data_stream *stream);
 void p2d_ks_unregister_draw(struct kshark_data_stream *stream);
+void p2d_ks_register_blocked_draw(struct kshark_data_stream *stream);
+void p2d_ks_unregister_blocked_draw(struct kshark_data_stream *stream);
 void p2d_ks_forget(struct p2d_ks_stream *s);
 
 #ifdef __cplusplus

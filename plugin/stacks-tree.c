@@ -38,7 +38,14 @@ void p2d_ks_tree_free(struct p2d_ks_node *root)
 	}
 }
 
-static struct p2d_ks_node *child(struct p2d_ks_node *parent, const char *label)
+/**
+ * p2d_ks_tree_child - the child of @parent labelled @label, added if missing
+ * @parent: a node
+ * @label: the child's label
+ *
+ * Returns it, or NULL without memory.
+ */
+struct p2d_ks_node *p2d_ks_tree_child(struct p2d_ks_node *parent, const char *label)
 {
 	struct p2d_ks_node **p = &parent->child, *n;
 
@@ -78,7 +85,7 @@ int p2d_ks_tree_add(struct p2d_ks_node *root, const struct p2d_ks_stack *st, int
 		if (st->frames[i].inlined)
 			continue;	/* the tree of calls: a frame is where code was called */
 		p2d_ks_frame_label(&st->frames[i], label, sizeof(label));
-		n = child(n, label);
+		n = p2d_ks_tree_child(n, label);
 		if (!n)
 			return -ENOMEM;
 		n->samples++;

@@ -22,6 +22,7 @@
 
 #include "libkshark.h"
 #include "libkshark-tepdata.h"
+#include "ks-util.h"
 #include "stacks.h"
 #include "stacks-local.h"
 
@@ -166,32 +167,6 @@ static bool is_stack(const struct p2d_ks_stream *s, const struct kshark_entry *e
 	return e->event_id == s->kstack_id || e->event_id == s->ustack_id;
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	size_t n = *cap ? *cap : 256;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, n * size);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = n;
-	return 0;
-}
-
-static long long number(struct tep_format_field *f, struct tep_record *rec)
-{
-	unsigned long long v = 0;
-
-	if (!f || tep_read_number_field(f, rec->data, &v))
-		return -1;
-	return (long long)v;
-}
-
 /**
  * p2d_ks_stream_add - keep an entry libkshark has just read
  * @s: the stream's state
@@ -217,7 +192,7 @@ void p2d_ks_stream_add(struct p2d_ks_stream *s, void *rec, struct kshark_entry *
 		s->nr_cpus = e->cpu + 1;
 	}
 	v = &s->cpus[e->cpu];
-	if (grow((void **)&v->e, &v->cap, v->nr + 1, sizeof(*v->e)))
+	if (p2d_ks_grow((void **)&v->e, &v->cap, v->nr + 1, sizeof(*v->e)))
 		return;
 	if (v->nr && v->e[v->nr - 1]->offset > e->offset)
 		v->sorted = false;
@@ -226,14 +201,14 @@ void p2d_ks_stream_add(struct p2d_ks_stream *s, void *rec, struct kshark_entry *
 	v->e[v->nr++] = e;
 	s->samples_done = false;
 	if (e->event_id == s->switch_id && rec &&
-	    !grow((void **)&s->sw, &s->cap_sw, s->nr_sw + 1, sizeof(*s->sw))) {
+	    !p2d_ks_grow((void **)&s->sw, &s->cap_sw, s->nr_sw + 1, sizeof(*s->sw))) {
 		struct tep_record *r = rec;
-		long long st = number(s->f_prev_state, r);
+		long long st = p2d_ks_number(s->f_prev_state, r);
 		struct sw *w = &s->sw[s->nr_sw++];
 
 		w->e = e;
-		w->prev_pid = (int)number(s->f_prev_pid, r);
-		w->next_pid = (int)number(s->f_next_pid, r);
+		w->prev_pid = (int)p2d_ks_number(s->f_prev_pid, r);
+		w->next_pid = (int)p2d_ks_number(s->f_next_pid, r);
 		/* as trace-cmd shows it: R (0, preempted), else the lowest state bit */
 		w->state = st <= 0 ? 'R' : (st & 1) ? 'S' : (st & 2) ? 'D' : 'X';
 		w->offcpu = -1;
@@ -294,7 +269,7 @@ size_t p2d_ks_samples(struct p2d_ks_stream *s, const struct kshark_entry ***out)
 			for (size_t i = 0; i + 1 < v->nr; i++) {
 				if (is_stack(s, v->e[i]) || !is_stack(s, v->e[i + 1]))
 					continue;
-				if (grow((void **)&s->samples, &cap, n + 1, sizeof(*s->samples)))
+				if (p2d_ks_grow((void **)&s->samples, &cap, n + 1, sizeof(*s->samples)))
 					break;
 				s->samples[n++] = v->e[i];
 			}
@@ -372,6 +347,33 @@ size_t p2d_ks_cpu_entries(struct p2d_ks_stream *s, int cpu, const struct kshark_
 	return s->cpus[cpu].nr;
 }
 
+/**
+ * p2d_ks_stream_span - the times of the stream's first and last entries
+ * @s: the stream's state
+ * @first: set to the first
+ * @last: set to the last
+ *
+ * Returns false when the stream has no entries.
+ */
+bool p2d_ks_stream_span(struct p2d_ks_stream *s, int64_t *first, int64_t *last)
+{
+	bool any = false;
+
+	sort_cpus(s);
+	for (int c = 0; c < s->nr_cpus; c++) {
+		const struct cpu_vec *v = &s->cpus[c];
+
+		if (!v->nr)
+			continue;
+		if (!any || v->e[0]->ts < *first)
+			*first = v->e[0]->ts;
+		if (!any || v->e[v->nr - 1]->ts > *last)
+			*last = v->e[v->nr - 1]->ts;
+		any = true;
+	}
+	return any;
+}
+
 /* ------------------------------------------------------------ frames */
 
 static const char *keep(struct p2d_ks_stack *st, const char *str)
@@ -381,7 +383,7 @@ static const char *keep(struct p2d_ks_stack *st, const char *str)
 	if (!str)
 		return NULL;
 	len = strlen(str) + 1;
-	if (grow((void **)&st->names, &st->names_cap, st->names_len + len, 1))
+	if (p2d_ks_grow((void **)&st->names, &st->names_cap, st->names_len + len, 1))
 		return NULL;
 	memcpy(st->names + st->names_len, str, len);
 	st->names_len += len;
@@ -391,7 +393,7 @@ static const char *keep(struct p2d_ks_stack *st, const char *str)
 
 static int add_frame(struct p2d_ks_stack *st, size_t *cap, const struct p2d_ks_frame *f)
 {
-	if (grow((void **)&st->frames, cap, st->nr + 1, sizeof(*st->frames)))
+	if (p2d_ks_grow((void **)&st->frames, cap, st->nr + 1, sizeof(*st->frames)))
 		return -ENOMEM;
 	st->frames[st->nr++] = *f;
 	return 0;
@@ -444,12 +446,12 @@ static int read_frames(struct p2d_ks_stream *s, struct tep_handle *tep, struct t
 	n = (size_t)(r->size - caller->offset) / lsize;
 	size = user ? NULL : tep_find_field(ev, "size");
 	if (size) {
-		long long k = number(size, r);
+		long long k = p2d_ks_number(size, r);
 
 		if (k > 0 && (size_t)k < n)
 			n = k;
 	}
-	pid = user ? number(tep_find_field(ev, "tgid"), r) : -1;
+	pid = user ? p2d_ks_number(tep_find_field(ev, "tgid"), r) : -1;
 	for (size_t i = 0; i < n; i++) {
 		const unsigned char *p = (const unsigned char *)r->data + caller->offset + i * lsize;
 		uint64_t a = lsize == 8 ? tep_read_number(tep, p, 8) : tep_read_number(tep, p, 4);
@@ -553,6 +555,49 @@ int p2d_ks_stack_read(struct p2d_ks_stream *s, const struct kshark_entry *sample
 	str = kshark_get_task(sample);
 	snprintf(st->task, sizeof(st->task), "%s", str ? str : "<...>");
 	free(str);
+	return 0;
+}
+
+/**
+ * p2d_ks_stack_user - user frames that no record holds, with names
+ * @s: the stream's state
+ * @pid: the process they are of
+ * @ips: the addresses, innermost first
+ * @nr: how many
+ * @st: filled (no sample, no task); release with p2d_ks_stack_release()
+ *
+ * For perf record --off-cpu's end-of-run batch, which the trace.dat keeps
+ * apart from its events. Returns 0, -ENOENT without frames, or another
+ * negative errno.
+ */
+int p2d_ks_stack_user(struct p2d_ks_stream *s, int pid, const uint64_t *ips, size_t nr,
+		      struct p2d_ks_stack *st)
+{
+	struct tep_handle *tep = kshark_get_tep(s->stream);
+	struct inline_ctx ic = { st, NULL, 0 };
+	size_t cap = 0;
+	int ret = 0;
+
+	memset(st, 0, sizeof(*st));
+	if (!tep)
+		return -ENOENT;
+	ic.cap = &cap;
+	pthread_mutex_lock(&s->stream->input_mutex);
+	for (size_t i = 0; i < nr && !ret; i++) {
+		struct p2d_ks_frame f;
+
+		p2d_ks_user_frame(s->syms, kshark_get_tep_input(s->stream), tep, pid, ips[i], &f,
+				  st, keep, add_inline, &ic);
+		ret = ic.err ? ic.err : add_frame(st, &cap, &f);
+	}
+	pthread_mutex_unlock(&s->stream->input_mutex);
+	fix_names(st);
+	if (ret || !st->nr) {
+		p2d_ks_stack_release(st);
+		return ret ? ret : -ENOENT;
+	}
+	st->cpu = -1;
+	st->pid = pid;
 	return 0;
 }
 

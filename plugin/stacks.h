@@ -68,8 +68,11 @@ size_t p2d_ks_samples(struct p2d_ks_stream *s, const struct kshark_entry ***out)
 const struct kshark_entry *p2d_ks_sample_of(struct p2d_ks_stream *s,
 					    const struct kshark_entry *e);
 size_t p2d_ks_cpu_entries(struct p2d_ks_stream *s, int cpu, const struct kshark_entry ***out);
+bool p2d_ks_stream_span(struct p2d_ks_stream *s, int64_t *first, int64_t *last);
 
 int p2d_ks_stack_read(struct p2d_ks_stream *s, const struct kshark_entry *sample,
+		      struct p2d_ks_stack *st);
+int p2d_ks_stack_user(struct p2d_ks_stream *s, int pid, const uint64_t *ips, size_t nr,
 		      struct p2d_ks_stack *st);
 void p2d_ks_stack_release(struct p2d_ks_stack *st);
 int p2d_ks_frame_text(const struct p2d_ks_frame *f, char *buf, size_t len);
@@ -86,6 +89,7 @@ struct p2d_ks_node {
 };
 
 struct p2d_ks_node *p2d_ks_tree_new(void);
+struct p2d_ks_node *p2d_ks_tree_child(struct p2d_ks_node *parent, const char *label);
 int p2d_ks_tree_add(struct p2d_ks_node *root, const struct p2d_ks_stack *st, int64_t offcpu);
 void p2d_ks_tree_free(struct p2d_ks_node *root);
 int p2d_ks_tree_range(struct p2d_ks_stream *s, int64_t lo, int64_t hi, struct p2d_ks_node *root);

@@ -111,12 +111,13 @@ typedef void (*p2d_name_fn)(void *ctx, const char *path, bool created);
  * @cancel: when not NULL, polled while converting: once *@cancel is not 0
  *	the conversion stops soon, fails with -ECANCELED and leaves nothing
  *	behind (set it from a signal handler, say)
- * @isolate_formats: parse the recording's event formats in a child process
- *	(fork) ahead of the caller, which parses each once the child got
- *	past it, so that a damaged format on which libtraceevent crashes or
- *	loops (libtraceevent 1.7 and 1.8 die on some) is dropped with a
- *	warning instead of taking the caller down. Off by default: no
- *	process is created unless asked.
+ * @isolate_formats: parse each of the recording's event formats the
+ *	conversion needs (those of ftrace, and of each event when it is first
+ *	converted: only those go into the trace.dat) first in a child process
+ *	(a fork, kept until the conversion ends), so that a damaged format on
+ *	which libtraceevent crashes or loops (libtraceevent 1.7 and 1.8 die on
+ *	some) is dropped with a warning instead of taking the caller down.
+ *	Off by default: no process is created unless asked.
  * @no_callchain: leave call chains out; by default each sample's chain
  *	becomes, right after its event, an ftrace:kernel_stack event with its
  *	kernel part and ftrace:user_stack events with its user part
@@ -138,6 +139,17 @@ typedef void (*p2d_name_fn)(void *ctx, const char *path, bool created);
  *	is named after the function of its mapped file that holds it, as perf
  *	names it (the file found as for @symfs, build id checked), in the
  *	kallsyms section, where trace-cmd finds it
+ * @debuginfod: fetch the files of user stacks that are not here (found
+ *	neither under @symfs nor in @buildid_dir), and their separate debug
+ *	files, by build id from the symbol servers of $DEBUGINFOD_URLS, with
+ *	elfutils' debuginfod client; off by default (a server can be slow).
+ *	A fetch is given up after $DEBUGINFOD_TIMEOUT (else 10) seconds
+ *	without data, and then nothing more is asked. The client keeps what
+ *	it fetched in its cache ($DEBUGINFOD_CACHE_PATH, else
+ *	$HOME/.cache/debuginfod_client), the only place a conversion writes
+ *	outside its output and its temporary files. libdebuginfod is loaded
+ *	(dlopen) only then; p2d_convert() fails with -EOPNOTSUPP when it
+ *	cannot be, or the library was built without it
  */
 struct p2d_options {
 	size_t			size;
@@ -171,6 +183,7 @@ struct p2d_options {
 	const char		*symfs;
 	const char		*buildid_dir;
 	bool			no_user_names;
+	bool			debuginfod;
 };
 
 /**

@@ -47,6 +47,21 @@ static int add_event(struct p2d_cli *cli, char *arg)
 	return 0;
 }
 
+/*
+ * elfutils' client bounds its own waits with DEBUGINFOD_TIMEOUT (90 s by
+ * default, then two more tries: DEBUGINFOD_RETRY_LIMIT). The library gives
+ * a fetch up sooner through the client's progress callback, but elfutils
+ * 0.192 (Debian 13) does not call it while no server has answered: a
+ * server that takes connections and never answers held a conversion for
+ * minutes. A program may set its own environment (the library does not):
+ * the same 10 s and one try, where the user has not set them.
+ */
+static void debuginfod_bounds(void)
+{
+	setenv("DEBUGINFOD_TIMEOUT", "10", 0);
+	setenv("DEBUGINFOD_RETRY_LIMIT", "0", 0);
+}
+
 /**
  * p2d_cli_convert_option - handle an option of P2D_CLI_CONVERT_OPTIONS
  * @cli: state
@@ -97,6 +112,10 @@ int p2d_cli_convert_option(struct p2d_cli *cli, struct p2d_options *o, int c, ch
 		return 1;
 	case P2D_OPT_NO_USER_NAMES:
 		o->no_user_names = true;
+		return 1;
+	case P2D_OPT_DEBUGINFOD:
+		o->debuginfod = true;
+		debuginfod_bounds();
 		return 1;
 	case P2D_OPT_ALL:
 		o->all_records = true;

@@ -30,6 +30,7 @@ enum {
 	P2D_OPT_VMLINUX,
 	P2D_OPT_SYMFS,
 	P2D_OPT_NO_USER_NAMES,
+	P2D_OPT_DEBUGINFOD,
 	P2D_OPT_FIRST_FREE,	/* the programs number their own options from here */
 };
 
@@ -42,6 +43,7 @@ enum {
 	{ "kallsyms",	 required_argument,	NULL, P2D_OPT_KALLSYMS },	\
 	{ "vmlinux",	 required_argument,	NULL, P2D_OPT_VMLINUX },	\
 	{ "symfs",	 required_argument,	NULL, P2D_OPT_SYMFS },		\
+	{ "debuginfod",	 no_argument,		NULL, P2D_OPT_DEBUGINFOD },	\
 	{ "tod",	 no_argument,		NULL, P2D_OPT_TOD },		\
 	{ "no-callchain", no_argument,		NULL, P2D_OPT_NO_CALLCHAIN },	\
 	{ "no-user-names", no_argument,	NULL, P2D_OPT_NO_USER_NAMES },	\
@@ -84,6 +86,9 @@ enum {
 	"      --vmlinux FILE       kernel symbols from this vmlinux (ELF)\n" \
 	"      --symfs DIR          look for files under DIR: the ELF files of user\n" \
 	"                           stacks (--call-graph dwarf), vmlinux, kallsyms\n" \
+	"      --debuginfod         fetch the ELF files of user stacks missing here,\n" \
+	"                           and their debug files, by build id from the\n" \
+	"                           servers of $DEBUGINFOD_URLS (elfutils' debuginfod)\n" \
 	"      --tod                show times of day (recordings made with perf\n" \
 	"                           record -k CLOCK), to the microsecond; default:\n" \
 	"                           the recorded clock, as perf script shows it\n" \

@@ -288,6 +288,7 @@ static int unwinder(struct p2d_conv *cv)
 	struct p2d_unwind_conf conf = {
 		.symfs = cv->opts->symfs && *cv->opts->symfs ? cv->opts->symfs : NULL,
 		.buildid_dir = cv->buildid_dir, .arch = cv->meta.arch, .diag = &cv->diag,
+		.fetch = cv->fetch,
 	};
 
 	if (cv->unwinder)

@@ -47,6 +47,8 @@ static int tracing_ready(struct p2d_conv *cv)
 				    p2d_host_big_endian(), &cv->diag);
 	if (!cv->cpus || p2d_ksyms_formats(cv->ksyms, t->tep))
 		return -ENOMEM;
+	/* and those parsed when first needed */
+	p2d_tracing_set_hook(cv->tracing, p2d_ksyms_format_hook, cv->ksyms);
 	cv->ksyms_map = p2d_ksyms_fields_map(cv->ksyms);
 	return p2d_tasks_parse_cmdlines(cv->tasks, t->cmdlines.data, t->cmdlines.len);
 }
@@ -191,12 +193,17 @@ static inline void payload_ksyms(struct p2d_conv *cv, uint16_t id, const uint8_t
 static int tracepoint_event(struct p2d_conv *cv, const struct p2d_event *ev)
 {
 	uint16_t id = ev->len >= 2 ? p2d_get16(ev->raw, cv->swap_payload) : 0;
+	int ret;
 
 	if (!p2d_select_keep(cv->select, ev, id)) {
 		cv->sum->filtered++;
 		return 0;
 	}
-	if (ev->len < 8 || !p2d_tracing_has_event(cv->tracing, id))
+	/* its format is parsed at its first event */
+	ret = ev->len < 8 ? 0 : p2d_tracing_need(cv->tracing, id);
+	if (ret < 0)
+		return ret;
+	if (!ret)
 		return skip_event(cv, ev, &cv->unknown_warned, "tracepoint sample of an event"
 				  " missing from the formats skipped", id);
 	if (!cv->swap_payload) {
@@ -331,7 +338,7 @@ static int resolve(struct p2d_conv *cv, bool has_pid)
 	if (cv->resolved)
 		return 0;
 	cv->resolved = true;
-	return p2d_select_resolve(cv->select, &cv->diag, &cv->meta, cv->tracing->tep, has_pid);
+	return p2d_select_resolve(cv->select, &cv->diag, &cv->meta, cv->tracing, has_pid);
 }
 
 static int sink_event(void *ctx, const struct p2d_event *ev)

@@ -61,6 +61,7 @@
  * @done: input bytes read, as last reported
  * @total: input size, as last reported
  * @buildid_dir: perf's build-id cache: the option, $PERF_BUILDID_DIR or ~/.debug
+ * @fetch: the symbol servers (&p2d_options debuginfod), or NULL
  * @unknown_warned: warned about an event id missing from the formats
  * @swap_warned: warned about an event that cannot be swapped
  * @big_warned: warned about an event too large for a page
@@ -110,6 +111,7 @@ struct p2d_conv {
 	uint64_t			done;
 	uint64_t			total;
 	char				*buildid_dir;
+	struct p2d_fetch		*fetch;
 	bool				unknown_warned;
 	bool				swap_warned;
 	bool				big_warned;

@@ -55,6 +55,14 @@ static int buildid_dir(struct p2d_conv *cv)
 	return cv->buildid_dir ? 0 : -ENOMEM;
 }
 
+/* The symbol servers files not here are fetched from, with opts->debuginfod */
+static int symbol_servers(struct p2d_conv *cv)
+{
+	if (!cv->opts->debuginfod)
+		return 0;
+	return p2d_fetch_new(&cv->diag, cv->opts->cancel, &cv->fetch);
+}
+
 /* The format of the input: the one that claimed its directory, else by its first bytes */
 static int read_input(struct p2d_conv *cv, struct p2d_input *in)
 {
@@ -381,6 +389,7 @@ static void release(struct p2d_conv *cv)
 	free(cv->usyms_out.text);
 	free(cv->uw_frames);
 	free(cv->buildid_dir);
+	p2d_fetch_free(cv->fetch);
 	free(cv->tmp_dir);
 	p2d_meta_free(&cv->meta);
 	free(cv->scratch);
@@ -412,6 +421,8 @@ int p2d_conv_run(const struct p2d_options *opts, struct p2d_summary *sum)
 	p2d_diag_init(&cv.diag, opts, sum->error, sizeof(sum->error));
 	ret = check_options(&cv);
 	if (!ret)
+		ret = symbol_servers(&cv);
+	if (!ret)
 		ret = p2d_select_new(&cv.diag, opts, &cv.select);
 	if (!ret)
 		ret = open_input(&cv, &in);
@@ -436,6 +447,7 @@ int p2d_conv_run(const struct p2d_options *opts, struct p2d_summary *sum)
 	files.symfs = ksyms_conf.symfs;
 	files.buildid_dir = cv.buildid_dir;
 	files.diag = &cv.diag;
+	files.fetch = cv.fetch;
 	cv.tasks = p2d_tasks_alloc();
 	cv.synth = p2d_synth_new();
 	cv.dsos = p2d_dsos_new();

@@ -15,6 +15,9 @@
  * process's vDSO serves, as perf's own would, if it has the recorded
  * build id (a recording of this kernel, made since it booted): copied into
  * a memfd, which is no file anyone sees.
+ *
+ * With --debuginfod, what is not here is then fetched by its build id from
+ * the symbol servers (dso-fetch.c), and held to the same checks.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -38,34 +41,58 @@ static int open_file(const struct p2d_dso_conf *conf, const char *path)
 	return fd;
 }
 
-/* Is @elf an ELF file of @machine (any when 0) with the build id @bid (if known)? */
-static bool is_the_file(Elf *elf, int machine, const struct p2d_bid *bid)
+/*
+ * Is @elf an ELF file with the build id @bid (if known), of @machine (any
+ * when 0)? 0; -ENOEXEC: not ELF, or of another build id; -EXDEV: of
+ * another machine
+ */
+static int is_the_file(Elf *elf, int machine, const struct p2d_bid *bid)
 {
 	struct p2d_bid file;
 	GElf_Ehdr eh;
 
-	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh) ||
-	    (machine && eh.e_machine != machine))
-		return false;
-	return !bid->size || (!p2d_elf_build_id(elf, &file) && p2d_bid_equal(bid, &file));
+	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh))
+		return -ENOEXEC;
+	if (bid->size && (p2d_elf_build_id(elf, &file) || !p2d_bid_equal(bid, &file)))
+		return -ENOEXEC;
+	return machine && eh.e_machine != machine ? -EXDEV : 0;
 }
 
-/* @fd (taken) if it is the file; else -ENOEXEC */
+/* @fd (taken) if it is the file; else is_the_file()'s error */
 static int check(int fd, int machine, const struct p2d_bid *bid)
 {
-	bool ok;
 	Elf *elf;
+	int ret;
 
 	if (fd < 0)
 		return fd;
 	elf_version(EV_CURRENT);
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	ok = is_the_file(elf, machine, bid);
+	ret = is_the_file(elf, machine, bid);
 	elf_end(elf);
-	if (ok)
+	if (!ret)
 		return fd;
 	close(fd);
-	return -ENOEXEC;
+	return ret;
+}
+
+/* The file of @kind of build id @bid, fetched (--debuginfod), if it is the file */
+static int fetched(const struct p2d_dso_conf *conf, enum p2d_fetch_kind kind,
+		   const struct p2d_bid *bid, int machine, char **path)
+{
+	int fd;
+
+	if (!conf->fetch || !bid->size)
+		return -ENOENT;
+	fd = check(p2d_fetch_open(conf->fetch, kind, bid, path), machine, bid);
+	if (fd >= 0)
+		return fd;
+	/* of another build id than asked: the server's fault, not used again */
+	if (fd == -ENOEXEC)
+		p2d_fetch_refuse(conf->fetch, kind, bid);
+	free(*path);
+	*path = NULL;
+	return -ENOENT;
 }
 
 /* @path (taken) opened, if it is the file; its descriptor, or a negative errno */
@@ -141,7 +168,8 @@ static int own_vdso(int machine, const struct p2d_bid *bid, char **path)
  *
  * Returns a read-only descriptor, or a negative errno: -ESTALE when a file
  * is at the recorded path but of another build id or machine (and no copy
- * of the recorded one is found), -ENOENT when none is here.
+ * of the recorded one is found), -ENOENT when none is here. A file not
+ * here is fetched from the symbol servers when @conf says so (dso-fetch.c).
  */
 int p2d_dso_open(const struct p2d_dso_conf *conf, const struct p2d_dso *d, int machine,
 		 char **path)
@@ -174,7 +202,8 @@ int p2d_dso_open(const struct p2d_dso_conf *conf, const struct p2d_dso *d, int m
 	}
 	if (!strcmp(d->file, "[vdso]"))
 		return own_vdso(machine, &bid, path);
-	return missing;
+	fd = fetched(conf, P2D_FETCH_EXECUTABLE, &bid, machine, path);
+	return fd == -ENOENT ? missing : fd;
 }
 
 /* .gnu_debuglink of @elf: its file name, or NULL */
@@ -240,6 +269,8 @@ static int from_debuglink(const struct p2d_dso_conf *conf, const char *file, con
  * @path: set to the debug file's path (malloc()ed) on success
  *
  * Returns a read-only descriptor, or a negative errno (-ENOENT: none here).
+ * Debug information not here is fetched from the symbol servers when
+ * @conf says so and @bid is known (dso-fetch.c).
  */
 int p2d_dso_debug_open(const struct p2d_dso_conf *conf, const struct p2d_bid *bid,
 		       const char *file, Elf *elf, char **path)
@@ -266,7 +297,10 @@ int p2d_dso_debug_open(const struct p2d_dso_conf *conf, const struct p2d_bid *bi
 			return fd;
 	}
 	link = debuglink(elf);
-	if (!link || !file || file[0] != '/')
-		return -ENOENT;
-	return from_debuglink(conf, file, link, bid, path);
+	if (link && file && file[0] == '/') {
+		fd = from_debuglink(conf, file, link, bid, path);
+		if (fd >= 0 || fd == -ENOMEM)
+			return fd;
+	}
+	return fetched(conf, P2D_FETCH_DEBUGINFO, bid, 0, path);
 }

@@ -9,6 +9,7 @@
 #define P2D_DSO_H
 
 #include <gelf.h>
+#include <signal.h>
 
 #include "diag.h"
 #include "elfid.h"
@@ -40,21 +41,40 @@ const struct p2d_dso *p2d_dsos_at(const struct p2d_dsos *t, uint32_t index) __hi
 uint32_t p2d_dsos_nr(const struct p2d_dsos *t) __hidden;
 void p2d_build_id_hex(const uint8_t *id, uint8_t size, char *out) __hidden;
 
+struct p2d_fetch;
+
 /**
  * struct p2d_dso_conf - where the files of recorded mappings are looked for
  * @symfs: perf's --symfs: the root the recorded paths are under, or NULL
  * @buildid_dir: perf's build-id cache, or NULL
  * @diag: where a file that is not a regular file is reported, or NULL
+ * @fetch: the conversion's symbol servers (--debuginfod), asked for the
+ *	files of a build id that are not here; NULL: none asked
  */
 struct p2d_dso_conf {
 	const char		*symfs;
 	const char		*buildid_dir;
 	struct p2d_diag		*diag;
+	struct p2d_fetch	*fetch;
 };
 
 int p2d_dso_open(const struct p2d_dso_conf *conf, const struct p2d_dso *d, int machine,
 		 char **path) __hidden;
 int p2d_dso_debug_open(const struct p2d_dso_conf *conf, const struct p2d_bid *bid,
 		       const char *file, Elf *elf, char **path) __hidden;
+
+/* What is fetched of a build id (dso-fetch.c) */
+enum p2d_fetch_kind {
+	P2D_FETCH_EXECUTABLE,
+	P2D_FETCH_DEBUGINFO,
+};
+
+int p2d_fetch_new(struct p2d_diag *diag, const volatile sig_atomic_t *cancel,
+		  struct p2d_fetch **out) __hidden;
+void p2d_fetch_free(struct p2d_fetch *f) __hidden;
+int p2d_fetch_open(struct p2d_fetch *f, enum p2d_fetch_kind kind, const struct p2d_bid *bid,
+		   char **path) __hidden;
+void p2d_fetch_refuse(struct p2d_fetch *f, enum p2d_fetch_kind kind,
+		      const struct p2d_bid *bid) __hidden;
 
 #endif /* P2D_DSO_H */

@@ -394,6 +394,25 @@ int p2d_ksyms_formats(struct p2d_ksyms *k, struct tep_handle *tep)
 }
 
 /**
+ * p2d_ksyms_format_hook - find the fields one more event format prints as symbols
+ * @ctx: the state (struct p2d_ksyms), after p2d_ksyms_formats()
+ * @event: the event (struct tep_event) of a format parsed since
+ *
+ * A &p2d_tracing_hook.
+ *
+ * Returns 0 or -ENOMEM.
+ */
+int p2d_ksyms_format_hook(void *ctx, void *event)
+{
+	struct p2d_ksyms *k = ctx;
+	struct tep_event *e = event;
+
+	if (k->has_fields && e->id >= 0 && e->id < 65536)
+		return scan_event(k, e);
+	return 0;
+}
+
+/**
  * p2d_ksyms_fields_map - which event ids have fields printed as symbols
  * @k: the state, after p2d_ksyms_formats()
  *

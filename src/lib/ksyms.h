@@ -98,6 +98,7 @@ void p2d_ksyms_meta(struct p2d_ksyms *k, const struct p2d_meta *m) __hidden;
 int p2d_ksyms_code(struct p2d_ksyms *k, uint64_t addr, uint32_t len, const char *name) __hidden;
 int p2d_ksyms_formats(struct p2d_ksyms *k, struct tep_handle *tep) __hidden;
 void p2d_ksyms_payload(struct p2d_ksyms *k, const uint8_t *data, uint32_t len) __hidden;
+int p2d_ksyms_format_hook(void *ctx, void *event) __hidden;
 const uint8_t *p2d_ksyms_fields_map(const struct p2d_ksyms *k) __hidden;
 
 /**

@@ -12,9 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <event-parse.h>
-
 #include "select.h"
+#include "tracing.h"
 
 #define NR_EVENT_IDS	65536		/* common_type is a u16 */
 #define MAX_RANGES	1024		/* list items and time ranges */
@@ -382,18 +381,18 @@ static bool in_time(const struct p2d_select *sel, uint64_t ts)
 /* ------------------------------------------------------------------------ */
 /* Events: SYSTEM:EVENT, EVENT or SYSTEM, with shell wildcards              */
 
-static bool event_matches(const char *pattern, const struct tep_event *ev)
+static bool event_matches(const char *pattern, const char *system, const char *name)
 {
 	const char *colon = strchr(pattern, ':');
 	char sys[256];
 
 	if (!colon)
-		return !fnmatch(pattern, ev->system, 0) || !fnmatch(pattern, ev->name, 0);
+		return !fnmatch(pattern, system, 0) || !fnmatch(pattern, name, 0);
 	if ((size_t)(colon - pattern) >= sizeof(sys))
 		return false;
 	memcpy(sys, pattern, (size_t)(colon - pattern));
 	sys[colon - pattern] = '\0';
-	return !fnmatch(sys, ev->system, 0) && !fnmatch(colon + 1, ev->name, 0);
+	return !fnmatch(sys, system, 0) && !fnmatch(colon + 1, name, 0);
 }
 
 /*
@@ -413,52 +412,74 @@ static void as_event_name(const char *pattern, char *out, size_t size)
 	out[i] = '\0';
 }
 
-static int no_such_event(struct p2d_diag *d, struct tep_handle *tep, const char *pattern)
+/* The events named in no_such_event()'s message */
+struct event_list {
+	char	text[300];
+	size_t	len;
+};
+
+static int list_event(void *ctx, const char *system, const char *name, int id)
 {
-	char list[300] = "";
-	size_t len = 0;
-	int i, n = tep_get_events_count(tep);
+	struct event_list *l = ctx;
 
-	for (i = 0; i < n && len < sizeof(list) - 1; i++) {
-		struct tep_event *ev = tep_get_event(tep, i);
-
-		if (!strcmp(ev->system, "ftrace"))
-			continue;
-		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s:%s",
-					len ? ", " : "", ev->system, ev->name);
-	}
-	if (len >= sizeof(list) - 1)
-		strcpy(list + sizeof(list) - 5, "...");
-	return p2d_error(d, P2D_NO_OFFSET, -ENOENT, "-e %s: no such event in the recording"
-			 " (it has %s)", pattern, len ? list : "no tracepoint formats");
+	(void)id;
+	if (!strcmp(system, "ftrace"))
+		return 0;
+	l->len += (size_t)snprintf(l->text + l->len, sizeof(l->text) - l->len, "%s%s:%s",
+				   l->len ? ", " : "", system, name);
+	return l->len >= sizeof(l->text) - 1;
 }
 
-static int resolve_events(struct p2d_diag *d, struct p2d_select *sel, struct tep_handle *tep)
+static int no_such_event(struct p2d_diag *d, const struct p2d_tracing *t, const char *pattern)
+{
+	struct event_list l = { "", 0 };
+
+	p2d_tracing_each_event(t, list_event, &l);
+	if (l.len >= sizeof(l.text) - 1)
+		strcpy(l.text + sizeof(l.text) - 5, "...");
+	return p2d_error(d, P2D_NO_OFFSET, -ENOENT, "-e %s: no such event in the recording"
+			 " (it has %s)", pattern, l.len ? l.text : "no tracepoint formats");
+}
+
+/* What one -e pattern selects */
+struct event_match {
+	struct p2d_select	*sel;
+	const char		*pattern;
+	char			name[256];	/* the pattern as a perf:* event name */
+	bool			found;
+};
+
+static int match_event(void *ctx, const char *system, const char *name, int id)
+{
+	struct event_match *m = ctx;
+
+	if (id < 0 || id >= NR_EVENT_IDS ||
+	    !(event_matches(m->pattern, system, name) ||
+	      (!strcmp(system, "perf") && event_matches(m->name, system, name))))
+		return 0;
+	m->sel->ids[id / 8] |= (uint8_t)(1u << (id % 8));
+	m->found = true;
+	return 0;
+}
+
+/* By the formats' names: those not parsed yet are parsed only if their events come */
+static int resolve_events(struct p2d_diag *d, struct p2d_select *sel,
+			  const struct p2d_tracing *t)
 {
 	const struct p2d_options *o = sel->o;
-	int i, n = tep_get_events_count(tep);
+	struct event_match m = { .sel = sel };
 	unsigned int p;
 
 	sel->ids = calloc(NR_EVENT_IDS / 8, 1);
 	if (!sel->ids)
 		return -ENOMEM;
 	for (p = 0; p < o->nr_events; p++) {
-		char name[256];
-		bool found = false;
-
-		as_event_name(o->events[p], name, sizeof(name));
-		for (i = 0; i < n; i++) {
-			struct tep_event *ev = tep_get_event(tep, i);
-
-			if (ev->id < 0 || ev->id >= NR_EVENT_IDS ||
-			    !(event_matches(o->events[p], ev) ||
-			      (!strcmp(ev->system, "perf") && event_matches(name, ev))))
-				continue;
-			sel->ids[ev->id / 8] |= (uint8_t)(1u << (ev->id % 8));
-			found = true;
-		}
-		if (!found)
-			return no_such_event(d, tep, o->events[p]);
+		m.pattern = o->events[p];
+		m.found = false;
+		as_event_name(o->events[p], m.name, sizeof(m.name));
+		p2d_tracing_each_event(t, match_event, &m);
+		if (!m.found)
+			return no_such_event(d, t, o->events[p]);
 	}
 	return 0;
 }
@@ -483,13 +504,13 @@ static int resolve_cpus(struct p2d_diag *d, struct p2d_select *sel, const struct
  * @sel: selection
  * @d: diagnostics
  * @m: the recording's metadata
- * @tep: its event formats
+ * @t: its tracing data (event formats)
  * @has_pid: its samples carry pids
  *
  * Returns 0 or a negative errno (message recorded).
  */
 int p2d_select_resolve(struct p2d_select *sel, struct p2d_diag *d, const struct p2d_meta *m,
-		       struct tep_handle *tep, bool has_pid)
+		       const struct p2d_tracing *t, bool has_pid)
 {
 	int ret = 0;
 
@@ -497,7 +518,7 @@ int p2d_select_resolve(struct p2d_select *sel, struct p2d_diag *d, const struct 
 		return 0;
 	sel->resolved = true;
 	if (sel->o->nr_events)
-		ret = resolve_events(d, sel, tep);
+		ret = resolve_events(d, sel, t);
 	if (!ret && sel->percent && !resolve_percentages(sel, m))
 		ret = p2d_error(d, P2D_NO_OFFSET, -ENODATA, "--time %s: percentages need the"
 				" first and last sample times of the perf.data header, and this"

@@ -10,7 +10,7 @@
 
 #include "sink.h"
 
-struct tep_handle;
+struct p2d_tracing;
 struct p2d_select;
 
 int p2d_select_new(struct p2d_diag *d, const struct p2d_options *o,
@@ -18,7 +18,7 @@ int p2d_select_new(struct p2d_diag *d, const struct p2d_options *o,
 void p2d_select_free(struct p2d_select *sel) __hidden;
 bool p2d_select_active(const struct p2d_select *sel) __hidden;
 int p2d_select_resolve(struct p2d_select *sel, struct p2d_diag *d, const struct p2d_meta *m,
-		       struct tep_handle *tep, bool has_pid) __hidden;
+		       const struct p2d_tracing *t, bool has_pid) __hidden;
 bool p2d_select_keep(const struct p2d_select *sel, const struct p2d_event *ev, uint16_t id) __hidden;
 bool p2d_select_lost(struct p2d_select *sel, const struct p2d_meta *m, uint32_t cpu,
 		     uint64_t ts) __hidden;

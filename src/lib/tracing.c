@@ -173,21 +173,19 @@ void p2d_tracing_setup_tep(struct tep_handle *tep, const struct p2d_tracing *t)
 	tep_set_page_size(tep, (int)t->page_size);
 }
 
-/* May format @i (or PROBE_HEADER) be parsed? Without a probe, yes */
-static int safe_to_parse(struct p2d_probe *p, uint32_t i, bool *safe)
+/* The bitmaps of event ids */
+static int alloc_maps(struct p2d_tracing *t)
 {
-	*safe = true;
-	return p ? p2d_probe_wait(p, i, safe) : 0;
+	t->known = calloc(65536 / 8, 1);
+	t->pending = calloc(65536 / 8, 1);
+	t->present = calloc(65536 / 8, 1);
+	return t->known && t->pending && t->present ? 0 : -ENOMEM;
 }
 
-/* Parse header_page and the formats into t->tep (@again: said it all before) */
-static int parse_formats(struct p2d_diag *d, struct p2d_tracing *t, uint64_t off,
-			 struct p2d_probe *probe, bool again)
+static int parse_formats(struct p2d_diag *d, struct p2d_tracing *t, uint64_t off)
 {
 	struct tep_handle *tep = t->tep;
-	unsigned int i, j, k;
-	enum tep_errno err;
-	bool safe;
+	bool safe = true;
 	int ret;
 
 	p2d_tracing_setup_tep(tep, t);
@@ -197,7 +195,7 @@ static int parse_formats(struct p2d_diag *d, struct p2d_tracing *t, uint64_t off
 	 * made it write the CPU data over the file header): it must describe
 	 * the pages we build, or the standard layout is written instead.
 	 */
-	ret = t->header_page.len ? safe_to_parse(probe, PROBE_HEADER, &safe) : 0;
+	ret = t->header_page.len && t->probe ? p2d_probe_check(t->probe, PROBE_HEADER, &safe) : 0;
 	if (ret)
 		return ret;
 	if (t->header_page.len && safe &&
@@ -216,63 +214,11 @@ static int parse_formats(struct p2d_diag *d, struct p2d_tracing *t, uint64_t off
 				 sub, t->page_size);
 		t->page_size = sub;
 	} else {
-		if (!again)
-			p2d_warn(d, off, "tracing data: unusable header_page, using the standard"
-				 " layout");
+		p2d_warn(d, off, "tracing data: unusable header_page, using the standard layout");
 		t->header_page.len = 0;
 	}
-	/* formats of no length were dropped (the probe drops those it dies on) */
-	for (i = k = 0; i < t->nr_ftrace; i++, k++) {
-		if (!t->ftrace[i].len)
-			continue;
-		ret = safe_to_parse(probe, k, &safe);
-		if (ret)
-			return ret;
-		if (safe)
-			tep_parse_event(tep, t->ftrace[i].data, t->ftrace[i].len, "ftrace");
-	}
-	for (i = 0; i < t->nr_systems; i++) {
-		for (j = 0; j < t->systems[i].nr_events; j++, k++) {
-			const struct p2d_span *e = &t->systems[i].events[j];
-
-			char msg[128];
-
-			if (!e->len)
-				continue;
-			ret = safe_to_parse(probe, k, &safe);
-			if (ret)
-				return ret;
-			if (!safe)
-				continue;
-			err = tep_parse_event(tep, e->data, e->len, t->systems[i].name);
-			if (!err || again)
-				continue;
-			tep_strerror(tep, err, msg, sizeof(msg));
-			p2d_warn(d, off, "format %u of system %s: %s", j,
-				 t->systems[i].name, msg);
-		}
-	}
-	return 0;
-}
-
-/* Which event ids have a format: one bit each, looked up for every sample */
-static int known_events(struct p2d_tracing *t)
-{
-	int i, n = tep_get_events_count(t->tep);
-	struct tep_event *e;
-
-	t->known = calloc(65536 / 8, 1);
-	if (!t->known)
-		return -ENOMEM;
-	for (i = 0; i < n; i++) {
-		e = tep_get_event(t->tep, i);
-		if (e && e->id >= 0 && e->id < 65536) {
-			t->known[e->id / 8] |= (uint8_t)(1u << (e->id % 8));
-			if (e->id > t->max_id)
-				t->max_id = e->id;
-		}
-	}
-	return 0;
+	/* the other formats are parsed when needed (tracing-index.c) */
+	return p2d_tracing_index(t);
 }
 
 /**
@@ -299,7 +245,7 @@ int p2d_tracing_new(unsigned int long_size, unsigned int page_size, struct p2d_t
 	t->long_size = long_size;
 	t->page_size = page_size;
 	t->tep = tep_alloc();
-	if (!t->tep || known_events(t)) {
+	if (!t->tep || alloc_maps(t)) {
 		p2d_tracing_free(t);
 		return -ENOMEM;
 	}
@@ -330,7 +276,8 @@ static bool blk_slot(const struct p2d_tracing *t, int id)
 
 static bool id_free(const struct p2d_tracing *t, int id)
 {
-	return id < 65536 && !p2d_tracing_has_event(t, (uint16_t)id) && !blk_slot(t, id);
+	return id < 65536 && !(t->present[id / 8] & (1u << (id % 8))) &&
+	       !p2d_tracing_has_event(t, (uint16_t)id) && !blk_slot(t, id);
 }
 
 /**
@@ -389,8 +336,10 @@ int p2d_tracing_add_format(struct p2d_tracing *t, const char *system, char *text
 	}
 	a->text = text;
 	a->len = len;
+	a->with_id = -1;
 	t->nr_added++;
 	t->known[e->id / 8] |= (uint8_t)(1u << (e->id % 8));
+	t->present[e->id / 8] |= (uint8_t)(1u << (e->id % 8));
 	if (e->id > t->max_id)
 		t->max_id = e->id;
 	return 0;
@@ -423,24 +372,27 @@ int p2d_tracing_add_format(struct p2d_tracing *t, const char *system, char *text
  * those of the recorded events, and perf sched record (perf 6.1 and later)
  * records sched_waking, not sched_wakeup. A recording with sched_switch and
  * no sched_wakeup gets the kernel's format of it, under an id no format of
- * the recording uses; no event of it is written.
+ * the recording uses; no event of it is written, and the format is written
+ * only when sched_switch's is (when an event of it occurs: write-dir.c).
  *
  * Returns 0 (nothing to add, or added) or a negative errno.
  */
 int p2d_tracing_add_wakeup(struct p2d_tracing *t)
 {
+	int id, with = p2d_tracing_find_event(t, "sched", "sched_switch");
 	char *text;
-	int id;
 
-	if (!tep_find_event_by_name(t->tep, "sched", "sched_switch") ||
-	    tep_find_event_by_name(t->tep, "sched", "sched_wakeup"))
+	if (with < 0 || p2d_tracing_find_event(t, "sched", "sched_wakeup") >= 0)
 		return 0;
 	id = p2d_tracing_new_id(t, false);
 	if (id < 0)
 		return id;
 	if (asprintf(&text, WAKEUP_FORMAT, id) < 0)
 		return -ENOMEM;
-	return p2d_tracing_add_format(t, "sched", text);
+	id = p2d_tracing_add_format(t, "sched", text);
+	if (!id)
+		t->added[t->nr_added - 1].with_id = with;
+	return id;
 }
 
 /**
@@ -449,9 +401,13 @@ int p2d_tracing_add_wakeup(struct p2d_tracing *t)
  * @blob: the tracing data, malloc()ed; ownership passes to this function
  * @len: its size
  * @off: its input offset, for messages
- * @isolate: parse the formats in a child process first, and drop those
+ * @isolate: parse each format in a child process first, and drop those
  *	libtraceevent dies or loops on (tracing-probe.c)
  * @out: set to the result, to free with p2d_tracing_free()
+ *
+ * The formats of ftrace are parsed now, the others when an event of theirs
+ * is first needed (p2d_tracing_need()); messages about them go to @d, which
+ * must outlive the result.
  *
  * Returns 0 or a negative errno with the reason recorded in @d.
  */
@@ -470,6 +426,8 @@ int p2d_tracing_parse(struct p2d_diag *d, uint8_t *blob, size_t len, uint64_t of
 	}
 	t->blob = blob;
 	t->blob_len = len;
+	t->d = d;
+	t->off = off;
 	p2d_cur_init(&c, blob, len, off, false);
 	ret = read_prologue(d, t, &c);
 	if (!ret)
@@ -478,32 +436,19 @@ int p2d_tracing_parse(struct p2d_diag *d, uint8_t *blob, size_t len, uint64_t of
 		ret = p2d_error(d, off, -EBADMSG, "tracing data: long size %u", t->long_size);
 	if (!ret) {
 		t->tep = tep_alloc();
-		if (!t->tep)
-			ret = -ENOMEM;
+		ret = t->tep ? alloc_maps(t) : -ENOMEM;
 	}
-	if (!ret) {
-		struct p2d_probe probe;
-
-		ret = isolate ? p2d_probe_start(&probe, d, t, off) : 0;
-		if (!ret)
-			ret = parse_formats(d, t, off, isolate ? &probe : NULL, false);
-		/* libtraceevent cannot forget an event: all again, without those */
-		if (!ret && p2d_tracing_drop_looping(d, t, off)) {
-			tep_free(t->tep);
-			t->tep = tep_alloc();
-			ret = t->tep ? parse_formats(d, t, off, isolate ? &probe : NULL, true) :
-				       -ENOMEM;
-		}
-		if (isolate)
-			p2d_probe_finish(&probe);
+	if (!ret && isolate) {
+		p2d_tracing_setup_tep(t->tep, t);
+		ret = p2d_probe_start(d, t, off, &t->probe);
 	}
+	if (!ret)
+		ret = parse_formats(d, t, off);
 	if (!ret) {
 		if (!valid_page_size(t->page_size))
 			ret = p2d_error(d, off, -EBADMSG, "tracing data: page size %u",
 					t->page_size);
 	}
-	if (!ret)
-		ret = known_events(t);
 	if (ret) {
 		p2d_tracing_free(t);
 		return ret;
@@ -522,6 +467,7 @@ void p2d_tracing_free(struct p2d_tracing *t)
 
 	if (!t)
 		return;
+	p2d_probe_free(t->probe);
 	if (t->tep)
 		tep_free(t->tep);
 	for (i = 0; i < t->nr_systems; i++)
@@ -535,5 +481,9 @@ void p2d_tracing_free(struct p2d_tracing *t)
 	free(t->added);
 	free(t->blob);
 	free(t->known);
+	free(t->pending);
+	free(t->present);
+	free(t->formats);
+	free(t->by_id);
 	free(t);
 }

@@ -556,7 +556,8 @@ struct p2d_unwinder *p2d_unwinder_new(const struct p2d_unwind_conf *conf)
 	u->conf.buildid_dir = conf->buildid_dir ? strdup(conf->buildid_dir) : NULL;
 	u->conf.arch = conf->arch ? strdup(conf->arch) : NULL;
 	u->conf.diag = conf->diag;
-	u->files = (struct p2d_dso_conf){ u->conf.symfs, u->conf.buildid_dir, conf->diag };
+	u->files = (struct p2d_dso_conf){ u->conf.symfs, u->conf.buildid_dir, conf->diag,
+					  conf->fetch };
 	u->cb.find_elf = find_elf;
 	u->cb.find_debuginfo = find_debuginfo;
 	u->cb.section_address = dwfl_offline_section_address;

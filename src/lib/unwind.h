@@ -21,12 +21,14 @@
  * @buildid_dir: perf's build-id cache, or NULL
  * @arch: the recording's architecture (ARCH feature), or NULL
  * @diag: where a file that is not a regular file is reported, or NULL
+ * @fetch: the symbol servers files not here are fetched from (kept), or NULL
  */
 struct p2d_unwind_conf {
 	const char		*symfs;
 	const char		*buildid_dir;
 	const char		*arch;
 	struct p2d_diag		*diag;
+	struct p2d_fetch	*fetch;
 };
 
 /**

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * libtracecmd's writer reads metadata from a tracefs-shaped directory. We
- * give it a private one, made from the recording's tracing data and the
- * formats perf2dat adds (synth.c):
+ * give it a private one, made from the recording's tracing data (of its
+ * event formats, those of ftrace and those the conversion parsed, for the
+ * events it holds: tracing-index.c) and the formats perf2dat adds
+ * (synth.c):
  *
  *	events/header_page  events/header_event
  *	events/ftrace/<event>/format  events/<system>/<event>/format
@@ -141,21 +143,37 @@ static int write_format(const char *dir, const char *name, const struct p2d_span
 	return write_named(path, "format", f->data, f->len);
 }
 
-static int write_system(const char *events, const char *sys,
-			const struct p2d_span *formats, unsigned int nr, bool more)
+/* Format @i of a system goes into the trace.dat: parsed (@info NULL: all) */
+static bool written(const struct p2d_span *formats, const struct p2d_tformat *info,
+		    unsigned int i)
+{
+	/* no length: dropped as damaged (tracing-probe.c) */
+	return formats[i].len && (!info || info[i].state == P2D_FORMAT_PARSED);
+}
+
+/*
+ * The formats of system @sys: all of them, or with @info those parsed
+ * (tracing-index.c); no folder for a system without any
+ */
+static int write_system(const char *events, const char *sys, const struct p2d_span *formats,
+			const struct p2d_tformat *info, unsigned int nr, bool more)
 {
 	char dir[PATH_MAX], name[160];
 	unsigned int i;
 	int ret;
 
+	for (i = 0; i < nr && !written(formats, info, i); i++)
+		;
+	if (i == nr)
+		return 0;
 	ret = join(dir, events, sys);
 	if (ret)
 		return ret;
 	if (mkdir(dir, 0700) < 0 && (errno != EEXIST || !more))
 		return -errno;
 	for (i = 0; i < nr; i++) {
-		if (!formats[i].len)
-			continue;	/* dropped: damaged (p2d-tracing.c) */
+		if (!written(formats, info, i))
+			continue;
 		format_name(&formats[i], i, name, sizeof(name));
 		ret = write_format(dir, name, &formats[i]);
 		if (ret == -EEXIST) {
@@ -199,7 +217,11 @@ static int write_added(const struct p2d_tracing *t, const char *events)
 	for (i = 0; i < t->nr_added; i++) {
 		const struct p2d_span f = { t->added[i].text, t->added[i].len };
 
-		ret = write_system(events, t->added[i].system, &f, 1, true);
+		/* sched_wakeup goes with sched_switch (p2d_tracing_add_wakeup()) */
+		if (t->added[i].with_id >= 0 &&
+		    !p2d_tracing_has_event(t, (uint16_t)t->added[i].with_id))
+			continue;
+		ret = write_system(events, t->added[i].system, &f, NULL, 1, true);
 		if (ret)
 			return ret;
 	}
@@ -218,24 +240,26 @@ static int write_events(const struct p2d_tracing *t, const char *events)
 	for (i = 0; i < t->nr_added; i++)
 		nr_ftrace += !strcmp(t->added[i].system, "ftrace");
 	if (nr_ftrace)
-		ret = write_system(events, "ftrace", t->ftrace, t->nr_ftrace, false);
+		ret = write_system(events, "ftrace", t->ftrace, NULL, t->nr_ftrace, false);
 	else
-		ret = write_system(events, "ftrace", &std, 1, false);
+		ret = write_system(events, "ftrace", &std, NULL, 1, false);
 	if (ret)
 		return ret;
 	for (i = 0; i < t->nr_systems; i++) {
 		const char *name = t->systems[i].name;
+		const struct p2d_tformat *info = t->formats ? &t->formats[t->systems[i].first] :
+					       NULL;
 
 		if (safe_name(name, strlen(name)) && strcmp(name, "ftrace") &&
 		    strlen(name) < sizeof(sys))
 			strcpy(sys, name);
 		else
 			snprintf(sys, sizeof(sys), "system%u", i);
-		ret = write_system(events, sys, t->systems[i].events, t->systems[i].nr_events,
+		ret = write_system(events, sys, t->systems[i].events, info, t->systems[i].nr_events,
 				   false);
 		if (ret == -EEXIST) {
 			snprintf(sys, sizeof(sys), "system%u", i);
-			ret = write_system(events, sys, t->systems[i].events,
+			ret = write_system(events, sys, t->systems[i].events, info,
 					   t->systems[i].nr_events, false);
 		}
 		if (ret)

@@ -43,6 +43,7 @@
 #include "fuzz.h"
 #include "tep-losses.h"
 #include "tep-shield.h"
+#include "tep-standins.h"
 
 static char tmpdir[4096];
 static int in_fd = -1, out_fd = -1;
@@ -167,28 +168,9 @@ static void quiet_log(void *ctx, enum p2d_log_level level, const char *msg)
  * too slow here). This target converts as an embedding caller does, without
  * isolation, and shields itself instead (tep-shield.h). libtraceevent also
  * loses a few bytes on some damaged formats: tep-losses.h frees them after
- * each input. tep_parse_event() is called by the library compiled into
- * this program: the definition below takes its place.
+ * each input. tep_parse_event() and tep_parse_format() are called by the
+ * library compiled into this program: tep-standins.h takes their place.
  */
-void __lsan_disable(void);
-void __lsan_enable(void);
-enum tep_errno tep_parse_event(struct tep_handle *tep, const char *buf, unsigned long size,
-			       const char *sys);
-
-enum tep_errno tep_parse_event(struct tep_handle *tep, const char *buf, unsigned long size,
-			       const char *sys)
-{
-	enum tep_errno ret;
-
-	if (tep_shield_refuses(tep, buf, size, sys))
-		return TEP_ERRNO__READ_FORMAT_FAILED;
-	__lsan_disable();	/* not reported in any case */
-	tep_losses_enter();
-	ret = tep_real_parse(tep, buf, size, sys);
-	tep_losses_leave();
-	__lsan_enable();
-	return ret;
-}
 
 /*
  * The conversion forks a child to try the event formats (tracing-probe.c),

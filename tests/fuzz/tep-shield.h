@@ -87,8 +87,16 @@ static uint64_t *seen_slot(uint64_t h)
 typedef enum tep_errno (*tep_parse_fn)(struct tep_handle *, const char *, unsigned long,
 				       const char *);
 
-/* libtraceevent's own tep_parse_event(), the target's taking its name */
+typedef enum tep_errno (*tep_format_fn)(struct tep_handle *, struct tep_event **, const char *,
+					unsigned long, const char *);
+
+/*
+ * libtraceevent's own tep_parse_event() and tep_parse_format() (the
+ * library parses the recording's formats with the second), the target's
+ * taking their names
+ */
 static tep_parse_fn tep_real_parse;
+static tep_format_fn tep_real_parse_format;
 static bool shield_forked;	/* in a child of the fuzzing process */
 
 /* Off for an input the library isolates itself (fuzz-tracing) */
@@ -375,6 +383,7 @@ static void shield_in_child(void)
 static inline void tep_shield_start(void)
 {
 	tep_real_parse = (tep_parse_fn)dlsym(RTLD_NEXT, "tep_parse_event");
+	tep_real_parse_format = (tep_format_fn)dlsym(RTLD_NEXT, "tep_parse_format");
 	start_helper();
 	pthread_atfork(NULL, NULL, shield_in_child);
 }

@@ -290,6 +290,28 @@ enum tep_errno tep_parse_event(struct tep_handle *tep, const char *buf, unsigned
 	return ret;
 }
 
+/* The same for tep_parse_format(): the library parses the recording's formats with it */
+__attribute__((visibility("default")))
+enum tep_errno tep_parse_format(struct tep_handle *tep, struct tep_event **eventp,
+				const char *buf, unsigned long size, const char *sys);
+
+enum tep_errno tep_parse_format(struct tep_handle *tep, struct tep_event **eventp,
+				const char *buf, unsigned long size, const char *sys)
+{
+	static enum tep_errno (*real)(struct tep_handle *, struct tep_event **, const char *,
+				      unsigned long, const char *);
+	enum tep_errno ret;
+
+	if (!real)
+		real = (enum tep_errno (*)(struct tep_handle *, struct tep_event **, const char *,
+					   unsigned long, const char *))dlsym(RTLD_NEXT,
+									       "tep_parse_format");
+	in_parser++;
+	ret = real(tep, eventp, buf, size, sys);
+	in_parser--;
+	return ret;
+}
+
 /* ------------------------------------------------------------ the process */
 
 static int count_dir(const char *path, bool skip_self)

@@ -3,14 +3,16 @@
  * The stack view headless: open a file in libkshark as KernelShark does
  * (kshark_open(), then the plugin's plot interface on the stream, then
  * kshark_load_entries()), and print what the panel and the call tree show
- * for every sample, through the plugin's own p2d_ks_dump().
+ * for every sample, through the plugin's own p2d_ks_dump(); with
+ * --blocked, every blocked interval and the off-CPU tree instead
+ * (p2d_ks_dump_blocked()).
  *
- * Usage: kshark-stacks PLUGIN.so FILE [info]
+ * Usage: kshark-stacks [--blocked] PLUGIN.so FILE [info]
  * With "info", it prints instead the Info column of KernelShark's list for
  * each kernel_stack and user_stack entry, "info EVENT CPU TS PID TEXT", a
  * newline of TEXT as the two characters \n.
  * Exit: 0, 1 on an error, 2 when the plugin is not on the stream (a file
- * without stacks).
+ * with neither stacks nor scheduler events).
  */
 #include <dlfcn.h>
 #include <stdio.h>
@@ -53,13 +55,19 @@ int main(int argc, char **argv)
 	struct kshark_plugin_list *plugin;
 	struct kshark_data_stream *stream;
 	struct kshark_entry **rows = NULL;
+	const char *what = "p2d_ks_dump";
 	dump_fn dump;
 	void *so;
 	ssize_t n;
 	int sd, ret;
 
+	if (argc >= 4 && !strcmp(argv[1], "--blocked")) {
+		what = "p2d_ks_dump_blocked";
+		argv++;
+		argc--;
+	}
 	if (argc != 3 && (argc != 4 || strcmp(argv[3], "info"))) {
-		fprintf(stderr, "usage: kshark-stacks PLUGIN.so FILE [info]\n");
+		fprintf(stderr, "usage: kshark-stacks [--blocked] PLUGIN.so FILE [info]\n");
 		return 1;
 	}
 	if (!kshark_instance(&ctx))
@@ -85,9 +93,9 @@ int main(int argc, char **argv)
 	}
 	fprintf(stderr, "kshark-stacks: %zd entries, %d plugin(s) on the stream\n", n, ret);
 	so = dlopen(argv[1], RTLD_NOW | RTLD_NOLOAD);
-	dump = so ? (dump_fn)dlsym(so, "p2d_ks_dump") : NULL;
+	dump = so ? (dump_fn)dlsym(so, what) : NULL;
 	if (!dump) {
-		fprintf(stderr, "kshark-stacks: no p2d_ks_dump in %s\n", argv[1]);
+		fprintf(stderr, "kshark-stacks: no %s in %s\n", what, argv[1]);
 		return 1;
 	}
 	ret = argc == 4 ? print_info(rows, n) : dump(sd, stdout);

@@ -208,9 +208,15 @@ check unwind.data "$tmp/root"
 grep -q 'frame u .* middle+0x[0-9a-f]* (/tmp/perf2dat-unwind/prog)' "$tmp/view-perf" ||
 	fail "unwind.data: no user frame named from the program"
 
-# a file without stacks: the plugin stays off the stream (exit 2)
-"$dump" "$KSHARK_PLUGIN" "$DATA/sample.data" > /dev/null 2> "$tmp/err"
+# a file without stacks but with sched_switch: the plugin is on the stream
+# for its blocked intervals (blocked.sh), and finds no sample with a stack
+"$dump" "$KSHARK_PLUGIN" "$DATA/sample.data" > "$tmp/view" 2> "$tmp/err" ||
+	fail "sample.data (no stacks): kshark-stacks: $(cat "$tmp/err")"
+grep -q '^sample ' "$tmp/view" && fail "sample.data (no stacks): samples with stacks in the view"
+echo "stack-view: sample.data has no stacks: no sample in the view"
+# neither stacks nor scheduler events: the plugin stays off the stream (exit 2)
+"$dump" "$KSHARK_PLUGIN" "$DATA/no-tracepoints.data" > /dev/null 2> "$tmp/err"
 rc=$?
-[ $rc -eq 2 ] || fail "sample.data (no stacks): kshark-stacks exit $rc, not 2: $(cat "$tmp/err")"
-echo "stack-view: sample.data has no stacks: the plugin left its stream alone"
+[ $rc -eq 2 ] || fail "no-tracepoints.data: kshark-stacks exit $rc, not 2: $(cat "$tmp/err")"
+echo "stack-view: no-tracepoints.data has no stacks and no sched_switch: the plugin left its stream alone"
 echo "PASS: stack-view"

@@ -210,7 +210,11 @@ static void test_tracing(void)
 			CHECK(!strcmp(t->systems[0].name, "sched"));
 			CHECK_EQ(t->systems[0].nr_events, 1);
 			CHECK_EQ(t->cmdlines.len, v ? 17 : 0);
+			/* parsed when first needed */
+			CHECK(tep_find_event(t->tep, 300) == NULL);
+			CHECK_EQ(p2d_tracing_need(t, 300), 1);
 			CHECK(tep_find_event(t->tep, 300) != NULL);
+			CHECK_EQ(p2d_tracing_need(t, 301), 0);
 			p2d_tracing_free(t);
 
 			/*
