@@ -65,6 +65,8 @@
  * @unknown_warned: warned about an event id missing from the formats
  * @swap_warned: warned about an event that cannot be swapped
  * @big_warned: warned about an event too large for a page
+ * @spent: the reorder queue and the unwinder, no longer used once every
+ *	event is out, being freed by a thread of their own (convert.c)
  */
 struct p2d_conv {
 	const struct p2d_options	*opts;
@@ -115,6 +117,7 @@ struct p2d_conv {
 	bool				unknown_warned;
 	bool				swap_warned;
 	bool				big_warned;
+	struct p2d_spent		*spent;
 };
 
 /* In an event group: the member is a user stack to unwind (conv-sink.c) */
