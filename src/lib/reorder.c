@@ -14,13 +14,13 @@
  * own queue: an array of entries kept sorted by timestamp (stable: equal
  * timestamps keep their arrival order). Payloads are copied into chunks of
  * CHUNK_SIZE bytes, filled one after the other; a chunk whose payloads have
- * all been released goes to a free list and is filled again, so payloads
- * are copied once, into memory that is already mapped and most likely in
- * the cache. (An arena compacted by copying into fresh memory each round
- * cost a fifth of a conversion with call chains, bench/real.) Free chunks
- * are kept: memory stays what the queue held at its fullest, as an arena's
- * would. Chunks are aligned on their size, so a payload's address gives its
- * chunk; a payload larger than a chunk gets one of its own, freed with it.
+ * all been released goes to a free list and is filled again, so payloads are
+ * copied once, into memory that is already mapped and most likely in the
+ * cache. (An arena compacted by copying into fresh memory each round cost a
+ * fifth of a conversion with call chains, bench/real.) Free chunks are kept:
+ * memory stays what the queue held at its fullest, as an arena's would.
+ * Chunks, cut from huge-page slabs (slab.c), are aligned on their size: a
+ * payload's address gives its chunk; a larger payload gets one of its own.
  *
  * Side-band records (a task's name, its fork and exit) go through one more
  * queue, ordered across all CPUs, released by the same rule: perf writes its
@@ -32,10 +32,9 @@
  *
  * Events without a time (the perf:* events of the records perf synthesizes
  * at the start, timestamp 0, p2d_reorder_add_untimed()) wait at time 0 at
- * the heads of their queues until events are first released, then take
- * the earliest time queued: every
- * CPU's events stay in time order, and readers do not see a time axis
- * from 0 (KernelShark merged the CPUs wrongly then).
+ * the heads of their queues until events are first released, then take the
+ * earliest time queued: every CPU's events stay in time order, and readers
+ * do not see a time axis from 0 (KernelShark merged the CPUs wrongly then).
  */
 #include <stdlib.h>
 
@@ -84,13 +83,13 @@ struct p2d_reorder {
 	p2d_emit_run_fn	emit_run;
 	p2d_side_fn	emit_side;
 	void		*ctx;
-	uint64_t	cur_max;
-	uint64_t	prev_max;
+	uint64_t	cur_max, prev_max;
 	bool		have_prev;
 	size_t		bytes;
 	uint64_t	late;
 	struct chunk	*all;
 	struct chunk	*free;
+	struct p2d_slabs slabs;		/* where the chunks are cut from */
 	uint64_t	ut_n;		/* events without a time, at the queues' heads */
 	uint64_t	ut_ts;		/* the time they got, once placed */
 	bool		ut_placed;
@@ -133,8 +132,9 @@ void p2d_reorder_free(struct p2d_reorder *s)
 		struct chunk *c = s->all;
 
 		s->all = c->all_next;
-		free(c);
+		p2d_slab_put(&s->slabs, c);
 	}
+	p2d_slabs_free(&s->slabs);
 	free(s->q);
 	free(s->side.e);
 	free(s);
@@ -259,7 +259,7 @@ static __attribute__((noinline)) struct chunk *chunk_get(struct p2d_reorder *s, 
 	}
 	while (size - sizeof(*c) < len)
 		size *= 2;
-	c = aligned_alloc(CHUNK_SIZE, size);
+	c = size == CHUNK_SIZE ? p2d_slab_get(&s->slabs, size) : aligned_alloc(CHUNK_SIZE, size);
 	if (!c)
 		return NULL;
 	c->size = size - sizeof(*c);
