@@ -20,10 +20,10 @@
  *
  * At most MAX_AHEAD files per conversion are read ahead (their DWARF stays
  * in memory until the end); the rest are read at the end, one at a time.
- * A file found without DWARF stays open (up to MAX_KEPT of them) and is
- * read at the end without being looked for again: closing it would unmap
- * it (a TLB shootdown on every core running one of our threads) while the
- * conversion goes on, and finding it again map it anew.
+ * Whether a file has DWARF is seen through reads (ELF_C_READ), not a
+ * mapping: most have none and are closed at once, and unmapping a file
+ * while the conversion goes on is a TLB shootdown on every core running
+ * one of our threads; a file with DWARF is then opened as at the end.
  * perf records build ids only for the files its samples hit, so a busy
  * recording's libm or program (their own DWARF or a debug file found by
  * the file's build id) has none in it: those are read ahead too.
@@ -37,7 +37,6 @@
 #include "usyms-files.h"
 
 #define MAX_AHEAD	8
-#define MAX_KEPT	64
 
 struct ahead {
 	bool			used;		/* holds a file */
@@ -51,21 +50,10 @@ struct ahead {
 	struct p2d_nfile	nf;
 };
 
-/* A file found without DWARF, kept open for the end */
-struct kept {
-	uint32_t		index;
-	int			machine;
-	uint8_t			id[P2D_BUILD_ID_MAX];
-	uint8_t			id_size;
-	struct p2d_nfile	nf;
-};
-
 struct p2d_nfiles {
 	struct p2d_dso_conf	files;
 	struct ahead		a[MAX_AHEAD];
 	unsigned int		started;
-	struct kept		k[MAX_KEPT];
-	unsigned int		nr_kept;
 	uint8_t			*tried;		/* by file index: considered for read-ahead */
 	uint32_t		tried_size;
 };
@@ -134,16 +122,13 @@ void p2d_nfiles_free(struct p2d_nfiles *f)
 		return;
 	for (i = 0; i < MAX_AHEAD; i++)
 		ahead_end(&f->a[i]);
-	for (i = 0; i < f->nr_kept; i++)
-		if (f->k[i].nf.elf)
-			p2d_nfile_close(&f->k[i].nf);
 	free(f->tried);
 	free(f);
 }
 
-/* Find file @d and its separate debug file, and open their ELF handles */
+/* Find file @d and its separate debug file, and open their ELF handles (@cmd) */
 static void find(const struct p2d_dso_conf *files, const struct p2d_dso *d, int machine,
-		 struct p2d_nfile *nf)
+		 struct p2d_nfile *nf, Elf_Cmd cmd)
 {
 	struct p2d_bid bid = { .size = 0 };
 	char *path = NULL, *dpath = NULL;
@@ -152,7 +137,7 @@ static void find(const struct p2d_dso_conf *files, const struct p2d_dso *d, int 
 	nf->dfd = -1;
 	nf->fd = p2d_dso_open(files, d, machine, &path);
 	if (nf->fd >= 0)
-		nf->elf = elf_begin(nf->fd, ELF_C_READ_MMAP, NULL);
+		nf->elf = elf_begin(nf->fd, cmd, NULL);
 	if (!nf->elf)
 		goto out;
 	if (d->id_size) {
@@ -163,7 +148,7 @@ static void find(const struct p2d_dso_conf *files, const struct p2d_dso *d, int 
 	}
 	nf->dfd = p2d_dso_debug_open(files, &bid, d->file, nf->elf, &dpath);
 	if (nf->dfd >= 0)
-		nf->debug = elf_begin(nf->dfd, ELF_C_READ_MMAP, NULL);
+		nf->debug = elf_begin(nf->dfd, cmd, NULL);
 out:
 	free(dpath);
 	free(path);
@@ -281,6 +266,7 @@ void p2d_nfiles_ahead(struct p2d_nfiles *f, uint32_t index, const struct p2d_dso
 		      int machine)
 {
 	struct ahead *a;
+	bool dwarf;
 
 	if (!f || f->started >= MAX_AHEAD)
 		return;
@@ -298,24 +284,12 @@ void p2d_nfiles_ahead(struct p2d_nfiles *f, uint32_t index, const struct p2d_dso
 		return;
 	f->tried[index] = 1;
 	a = &f->a[f->started];
-	find(&f->files, d, machine, &a->nf);
-	if (!a->nf.debug && !has_section(a->nf.elf, ".debug_info")) {
-		/* no DWARF: cheap enough to read at the end, kept open till then */
-		if (a->nf.elf && f->nr_kept < MAX_KEPT) {
-			struct kept *k = &f->k[f->nr_kept++];
-
-			k->index = index;
-			k->machine = machine;
-			memcpy(k->id, d->id, d->id_size);
-			k->id_size = d->id_size;
-			k->nf = a->nf;
-			memset(&a->nf, 0, sizeof(a->nf));
-			a->nf.fd = a->nf.dfd = -1;
-		} else {
-			p2d_nfile_close(&a->nf);
-		}
-		return;
-	}
+	find(&f->files, d, machine, &a->nf, ELF_C_READ);
+	dwarf = a->nf.debug || has_section(a->nf.elf, ".debug_info");
+	p2d_nfile_close(&a->nf);
+	if (!dwarf)
+		return;		/* no DWARF: cheap enough at the end */
+	find(&f->files, d, machine, &a->nf, ELF_C_READ_MMAP);
 	a->used = true;
 	a->index = index;
 	a->machine = machine;
@@ -337,8 +311,7 @@ void p2d_nfiles_ahead(struct p2d_nfiles *f, uint32_t index, const struct p2d_dso
  * @dwarf: read its DWARF too
  * @nf: set to the file (p2d_nfile_close() it); no ELF handle when not here
  *
- * The file read ahead, or found ahead and kept open, when it was found as it
- * would be now; else found and read now.
+ * The file read ahead when it was found as it would be now; else read now.
  *
  * Returns 0 or -ENOMEM.
  */
@@ -361,20 +334,6 @@ int p2d_nfiles_open(struct p2d_nfiles *f, uint32_t index, const struct p2d_dso *
 		}
 		ahead_end(a);
 	}
-	for (i = 0; i < f->nr_kept; i++) {
-		struct kept *k = &f->k[i];
-
-		if (k->index != index || !k->nf.elf)
-			continue;
-		if (k->machine == machine && k->id_size == d->id_size &&
-		    !memcmp(k->id, d->id, d->id_size)) {
-			*nf = k->nf;
-			memset(&k->nf, 0, sizeof(k->nf));
-			k->nf.fd = k->nf.dfd = -1;
-			return load(nf, dwarf);
-		}
-		p2d_nfile_close(&k->nf);
-	}
-	find(&f->files, d, machine, nf);
+	find(&f->files, d, machine, nf, ELF_C_READ_MMAP);
 	return load(nf, dwarf);
 }
