@@ -68,6 +68,8 @@
  * @big_warned: warned about an event too large for a page
  * @offcpu: perf record --off-cpu's end-of-run batch, NULL until its first
  *	sample (offcpu.h)
+ * @spent: the reorder queue and the unwinder, no longer used once every
+ *	event is out, being freed by a thread of their own (convert.c)
  */
 struct p2d_conv {
 	const struct p2d_options	*opts;
@@ -119,6 +121,7 @@ struct p2d_conv {
 	bool				swap_warned;
 	bool				big_warned;
 	struct p2d_offcpu		*offcpu;
+	struct p2d_spent		*spent;
 };
 
 /* In an event group: the member is a user stack to unwind (conv-sink.c) */

@@ -6,6 +6,7 @@
  * name the tasks; at the end the writer turns metadata and pages into the
  * trace.dat.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -195,6 +196,59 @@ static int offcpu_frame(void *ctx, uint32_t pid, uint64_t ip)
 	return ret == -ENOSPC ? 0 : ret;
 }
 
+/*
+ * What is freed while the conversion goes on. Once every event is out, the
+ * reorder queue and the unwinder are no longer used, and freeing them (the
+ * Dwfls, their files unmapped, the queue's chunks) is a few percent of a
+ * dwarf conversion's time on this thread, unmapping on a virtual machine
+ * the dearest part of it (each munmap() waits for the other cores' TLBs to
+ * be flushed): a thread of their own frees them while the symbols are named
+ * and the output is written, joined in release().
+ */
+struct p2d_spent {
+	pthread_t		thread;
+	struct p2d_reorder	*queue;
+	struct p2d_unwinder	*unwinder;
+};
+
+static void *spent_main(void *arg)
+{
+	struct p2d_spent *sp = arg;
+
+	p2d_reorder_free(sp->queue);
+	p2d_unwinder_free(sp->unwinder);
+	return NULL;
+}
+
+/* Free the queue and the unwinder on a thread of their own (here, if none can be had) */
+static void free_spent(struct p2d_conv *cv)
+{
+	struct p2d_spent *sp = malloc(sizeof(*sp));
+
+	if (!sp)
+		return;		/* release() frees them */
+	sp->queue = cv->queue;
+	sp->unwinder = cv->unwinder;
+	cv->queue = NULL;
+	cv->unwinder = NULL;
+	if (p2d_thread_create(&sp->thread, spent_main, sp)) {
+		spent_main(sp);
+		free(sp);
+		return;
+	}
+	cv->spent = sp;
+}
+
+/* Wait for free_spent()'s thread */
+static void join_spent(struct p2d_conv *cv)
+{
+	if (!cv->spent)
+		return;
+	pthread_join(cv->spent->thread, NULL);
+	free(cv->spent);
+	cv->spent = NULL;
+}
+
 static int finish_events(struct p2d_conv *cv)
 {
 	uint64_t late;
@@ -210,6 +264,7 @@ static int finish_events(struct p2d_conv *cv)
 		return ret;
 	report_cpus(cv);
 	late = p2d_reorder_late(cv->queue);
+	free_spent(cv);
 	if (late) {
 		cv->sum->dropped += late;
 		p2d_warn(&cv->diag, P2D_NO_OFFSET, "%llu events arrived too late to be put in"
@@ -397,6 +452,7 @@ static int tmp_dir(struct p2d_conv *cv)
 
 static void release(struct p2d_conv *cv)
 {
+	join_spent(cv);
 	p2d_select_free(cv->select);
 	p2d_cpufiles_free(cv->cpus);
 	p2d_reorder_free(cv->queue);

@@ -121,6 +121,9 @@ int p2d_jitmap_read(const struct p2d_dso_conf *files, uint32_t pid, struct p2d_e
  */
 bool p2d_jitmap_is_anon(const char *file)
 {
+	/* each of these starts with "//", "/d", "/a" or "[": a file's path is out at once */
+	if (file[0] == '/' ? file[1] != '/' && file[1] != 'd' && file[1] != 'a' : file[0] != '[')
+		return false;
 	return !strcmp(file, "//anon") || !strncmp(file, "/dev/zero", 9) ||
 	       !strncmp(file, "/anon_hugepage", 14) || !strncmp(file, "[stack", 6) ||
 	       !strcmp(file, "[heap]") || !strncmp(file, "[anon:", 6);

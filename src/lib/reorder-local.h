@@ -4,6 +4,7 @@
 #define P2D_REORDER_LOCAL_H
 
 #include "reorder.h"
+#include "slab.h"
 
 #define CHUNK_SIZE	(128u << 10)
 
@@ -58,6 +59,7 @@ struct p2d_reorder {
 	uint64_t	late;
 	struct chunk	*all;
 	struct chunk	*free;
+	struct p2d_slabs slabs;		/* where the chunks are cut from */
 	uint64_t	ut_n;		/* events without a time, at the queues' heads */
 	uint64_t	ut_ts;		/* the time they got, once placed */
 	bool		ut_placed;

@@ -31,7 +31,7 @@ static __attribute__((noinline)) struct chunk *chunk_get(struct p2d_reorder *s, 
 	}
 	while (size - sizeof(*c) < len)
 		size *= 2;
-	c = aligned_alloc(CHUNK_SIZE, size);
+	c = size == CHUNK_SIZE ? p2d_slab_get(&s->slabs, size) : aligned_alloc(CHUNK_SIZE, size);
 	if (!c)
 		return NULL;
 	c->size = size - sizeof(*c);
@@ -99,7 +99,8 @@ void p2d_chunks_free(struct p2d_reorder *s)
 		struct chunk *c = s->all;
 
 		s->all = c->all_next;
-		free(c);
+		p2d_slab_put(&s->slabs, c);
 	}
+	p2d_slabs_free(&s->slabs);
 	s->free = NULL;
 }

@@ -23,8 +23,9 @@
  * the cache. (An arena compacted by copying into fresh memory each round
  * cost a fifth of a conversion with call chains, bench/real.) Free chunks
  * are kept: memory stays what the queue held at its fullest, as an arena's
- * would. Chunks are aligned on their size, so a payload's address gives its
- * chunk; a payload larger than a chunk gets one of its own, freed with it.
+ * would. Chunks, cut from huge-page slabs (slab.c), are aligned on their size, so
+ * a payload's address gives its chunk; a payload larger than a chunk gets
+ * one of its own, freed with it.
  *
  * Side-band records (a task's name, its fork and exit) go through one more
  * queue, ordered across all CPUs, released by the same rule: perf writes its

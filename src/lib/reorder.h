@@ -4,6 +4,7 @@
 #define P2D_REORDER_H
 
 #include "sink.h"
+#include "slab.h"
 
 #define P2D_LOST_MARK	UINT32_MAX	/* length of a lost-events entry */
 #define P2D_GROUP_FLAG	(1u << 31)	/* in @len: a group (p2d_reorder_add_group()) */

@@ -22,8 +22,11 @@
  * What stays between samples: one Dwfl per set of maps (at most MAX_PROCS,
  * the least used goes), made again when the maps change, so each file's
  * call frame information is read once per set: forked processes that map
- * nothing of their own share their parent's (p2d_maps_content()); and the
- * files, at most MAX_OPEN open.
+ * nothing of their own share their parent's (p2d_maps_content()); the
+ * files, at most MAX_OPEN open; and the unwindings of recent samples, with
+ * the words each read (unwind-memo.c): a sample with the registers of one
+ * of them, in the same Dwfl, whose memory reads the same at those words,
+ * gets its frames without libdwfl.
  */
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
@@ -34,6 +37,7 @@
 #include "bytes.h"
 #include "elfid.h"
 #include "unwind.h"
+#include "unwind-memo.h"
 
 #define MAX_PROCS	16
 #define MAX_OPEN	64
@@ -64,6 +68,7 @@ struct proc {
 	struct p2d_unwinder		*u;
 	uint32_t			pid;
 	uint64_t			content;
+	uint64_t			gen;		/* of its Dwfl: unwind-memo.c */
 	uint64_t			used;
 	const struct p2d_uw_arch	*arch;
 	Dwfl				*dwfl;
@@ -80,7 +85,9 @@ struct p2d_unwinder {
 	uint32_t			nr_objs;
 	uint32_t			open;
 	uint64_t			clock;
+	uint64_t			gens;
 	struct proc			procs[MAX_PROCS];
+	struct p2d_uw_memo		*memo;
 	/* the sample being unwound */
 	const struct p2d_maps		*maps;
 	const struct p2d_dsos		*dsos;
@@ -353,7 +360,8 @@ static bool stack_byte(const struct p2d_unwinder *u, uint64_t i, uint8_t *b)
 	return true;
 }
 
-static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+/* The word at @addr of the sample's memory: its stack copy, else the mapped file */
+static bool read_word(void *arg, uint64_t addr, uint64_t *result)
 {
 	struct proc *p = arg;
 	struct p2d_unwinder *u = p->u;
@@ -362,7 +370,6 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 	uint8_t buf[8];
 	struct obj *o;
 
-	(void)dwfl;
 	if (addr + w < addr)
 		return false;
 	if (addr >= u->sp && u->s->stack_size >= w && addr - u->sp <= u->s->stack_size - w &&
@@ -388,6 +395,22 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 	for (i = w; i-- > 0;)
 		*result = *result << 8 | buf[i];
 	return true;
+}
+
+/* libdwfl reads a word: logged, so that a sample that comes again may skip libdwfl */
+static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	struct proc *p = arg;
+	uint64_t v = 0;
+	bool ok;
+
+	(void)dwfl;
+	ok = read_word(p, addr, &v);
+	if (ok)
+		*result = v;
+	if (p->u->memo)
+		p2d_uw_memo_log(p->u->memo, addr, ok, v);
+	return ok;
 }
 
 static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
@@ -500,6 +523,7 @@ static struct proc *proc_get(struct p2d_unwinder *u, uint32_t pid, const struct 
 	p->u = u;
 	p->pid = pid;
 	p->content = content;
+	p->gen = ++u->gens;
 	p->arch = a;
 	p->dwfl = dwfl_begin(&u->cb);
 	p->arch_elf = p->dwfl ? arch_elf(p, a) : NULL;
@@ -538,6 +562,7 @@ struct p2d_unwinder *p2d_unwinder_new(const struct p2d_unwind_conf *conf)
 	u->cb.find_debuginfo = find_debuginfo;
 	u->cb.section_address = dwfl_offline_section_address;
 	u->cb.debuginfo_path = &u->debuginfo_path;
+	u->memo = p2d_uw_memo_new();	/* none: each sample unwound by libdwfl */
 	if ((conf->symfs && !u->conf.symfs) || (conf->buildid_dir && !u->conf.buildid_dir) ||
 	    (conf->arch && !u->conf.arch)) {
 		p2d_unwinder_free(u);
@@ -561,6 +586,7 @@ void p2d_unwinder_free(struct p2d_unwinder *u)
 	for (i = 0; i < u->nr_objs; i++)
 		obj_close(u, &u->objs[i]);
 	free(u->objs);
+	p2d_uw_memo_free(u->memo);
 	free((char *)u->conf.symfs);
 	free((char *)u->conf.buildid_dir);
 	free((char *)u->conf.arch);
@@ -611,7 +637,14 @@ int p2d_unwind(struct p2d_unwinder *u, const struct p2d_maps *maps, const struct
 		frames[(*n)++] = ip;	/* the sample's ip: always right */
 		return 0;
 	}
-	dwfl_getthread_frames(p->dwfl, (pid_t)s->tid, frame, p);
+	if (!u->memo || !p2d_uw_memo_find(u->memo, p->gen, s, read_word, p, frames, &u->n,
+					  &u->stopped_short)) {
+		if (u->memo)
+			p2d_uw_memo_begin(u->memo);
+		dwfl_getthread_frames(p->dwfl, (pid_t)s->tid, frame, p);
+		if (u->memo)
+			p2d_uw_memo_keep(u->memo, p->gen, s, frames, u->n, u->stopped_short);
+	}
 	if (!u->n && ip)
 		frames[u->n++] = ip;
 	*n = u->n;

@@ -14,11 +14,19 @@
  * there, as before); the thread only reads the ELF handles it was given,
  * which no other thread touches until it is joined. A file read ahead is
  * used at the end only if it was found by the build id the file has then
- * (a pipe recording may tell it later) and for the same machine; else it is
- * read again, as without read-ahead.
+ * (a pipe recording may tell it later; a file the recording gives none
+ * stays without one) and for the same machine; else it is read again, as
+ * without read-ahead.
  *
  * At most MAX_AHEAD files per conversion are read ahead (their DWARF stays
  * in memory until the end); the rest are read at the end, one at a time.
+ * Whether a file has DWARF is seen through reads (ELF_C_READ), not a
+ * mapping: most have none and are closed at once, and unmapping a file
+ * while the conversion goes on is a TLB shootdown on every core running
+ * one of our threads; a file with DWARF is then opened as at the end.
+ * perf records build ids only for the files its samples hit, so a busy
+ * recording's libm or program (their own DWARF or a debug file found by
+ * the file's build id) has none in it: those are read ahead too.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -28,7 +36,7 @@
 #include "elfid.h"
 #include "usyms-files.h"
 
-#define MAX_AHEAD	4
+#define MAX_AHEAD	8
 
 struct ahead {
 	bool			used;		/* holds a file */
@@ -118,9 +126,9 @@ void p2d_nfiles_free(struct p2d_nfiles *f)
 	free(f);
 }
 
-/* Find file @d and its separate debug file, and open their ELF handles */
+/* Find file @d and its separate debug file, and open their ELF handles (@cmd) */
 static void find(const struct p2d_dso_conf *files, const struct p2d_dso *d, int machine,
-		 struct p2d_nfile *nf)
+		 struct p2d_nfile *nf, Elf_Cmd cmd)
 {
 	struct p2d_bid bid = { .size = 0 };
 	char *path = NULL, *dpath = NULL;
@@ -129,7 +137,7 @@ static void find(const struct p2d_dso_conf *files, const struct p2d_dso *d, int 
 	nf->dfd = -1;
 	nf->fd = p2d_dso_open(files, d, machine, &path);
 	if (nf->fd >= 0)
-		nf->elf = elf_begin(nf->fd, ELF_C_READ_MMAP, NULL);
+		nf->elf = elf_begin(nf->fd, cmd, NULL);
 	if (!nf->elf)
 		goto out;
 	if (d->id_size) {
@@ -140,10 +148,68 @@ static void find(const struct p2d_dso_conf *files, const struct p2d_dso *d, int 
 	}
 	nf->dfd = p2d_dso_debug_open(files, &bid, d->file, nf->elf, &dpath);
 	if (nf->dfd >= 0)
-		nf->debug = elf_begin(nf->dfd, ELF_C_READ_MMAP, NULL);
+		nf->debug = elf_begin(nf->dfd, cmd, NULL);
 out:
 	free(dpath);
 	free(path);
+}
+
+/* Debug sections naming never reads (.debug_X or .zdebug_X) */
+static bool unread(const char *name)
+{
+	static const char *const names[] = { "line", "loc", "loclists", "macro", "macinfo",
+					     "frame" };
+	size_t i;
+
+	if (!strncmp(name, ".debug_", 7))
+		name += 7;
+	else if (!strncmp(name, ".zdebug_", 8))
+		name += 8;
+	else
+		return false;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i]))
+			return true;
+	return false;
+}
+
+/*
+ * The DWARF of @elf, for naming. dwarf_begin_elf() decompresses every debug
+ * section it knows, and the line table and location lists are a quarter of
+ * libc's debug file: it leaves alone a section of type SHT_NOBITS, so the
+ * sections naming does not read are that, in this handle's headers, while
+ * it runs (their types are put back after).
+ */
+static Dwarf *begin_dwarf(Elf *elf)
+{
+	struct { size_t ndx; GElf_Word type; } hid[16];
+	Elf_Scn *scn = NULL;
+	size_t shstrndx, n = 0, i;
+	const char *name;
+	GElf_Shdr sh;
+	Dwarf *dw;
+
+	if (!elf_getshdrstrndx(elf, &shstrndx)) {
+		while (n < 16 && (scn = elf_nextscn(elf, scn))) {
+			if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS ||
+			    !(name = elf_strptr(elf, shstrndx, sh.sh_name)) || !unread(name))
+				continue;
+			hid[n].ndx = elf_ndxscn(scn);
+			hid[n].type = sh.sh_type;
+			sh.sh_type = SHT_NOBITS;
+			if (gelf_update_shdr(scn, &sh))
+				n++;
+		}
+	}
+	dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
+	for (i = 0; i < n; i++) {
+		scn = elf_getscn(elf, hid[i].ndx);
+		if (scn && gelf_getshdr(scn, &sh)) {
+			sh.sh_type = hid[i].type;
+			gelf_update_shdr(scn, &sh);
+		}
+	}
+	return dw;
 }
 
 /* Read the symbols of @nf (and with @dwarf, its DWARF): any thread, none other on @nf */
@@ -152,9 +218,9 @@ static int load(struct p2d_nfile *nf, bool dwarf)
 	if (!nf->elf)
 		return 0;
 	if (dwarf) {
-		nf->dwarf = nf->debug ? dwarf_begin_elf(nf->debug, DWARF_C_READ, NULL) : NULL;
+		nf->dwarf = nf->debug ? begin_dwarf(nf->debug) : NULL;
 		if (!nf->dwarf)
-			nf->dwarf = dwarf_begin_elf(nf->elf, DWARF_C_READ, NULL);
+			nf->dwarf = begin_dwarf(nf->elf);
 		nf->names = nf->dwarf ? p2d_dwarf_names_new(nf->dwarf) : NULL;
 	}
 	return p2d_esyms_read(&nf->syms, nf->elf, nf->debug);
@@ -200,8 +266,9 @@ void p2d_nfiles_ahead(struct p2d_nfiles *f, uint32_t index, const struct p2d_dso
 		      int machine)
 {
 	struct ahead *a;
+	bool dwarf;
 
-	if (!f || f->started >= MAX_AHEAD || !d->id_size)
+	if (!f || f->started >= MAX_AHEAD)
 		return;
 	if (index >= f->tried_size) {
 		uint32_t n = index + 256;
@@ -217,11 +284,12 @@ void p2d_nfiles_ahead(struct p2d_nfiles *f, uint32_t index, const struct p2d_dso
 		return;
 	f->tried[index] = 1;
 	a = &f->a[f->started];
-	find(&f->files, d, machine, &a->nf);
-	if (!a->nf.debug && !has_section(a->nf.elf, ".debug_info")) {
-		p2d_nfile_close(&a->nf);	/* no DWARF: cheap enough at the end */
-		return;
-	}
+	find(&f->files, d, machine, &a->nf, ELF_C_READ);
+	dwarf = a->nf.debug || has_section(a->nf.elf, ".debug_info");
+	p2d_nfile_close(&a->nf);
+	if (!dwarf)
+		return;		/* no DWARF: cheap enough at the end */
+	find(&f->files, d, machine, &a->nf, ELF_C_READ_MMAP);
 	a->used = true;
 	a->index = index;
 	a->machine = machine;
@@ -266,6 +334,6 @@ int p2d_nfiles_open(struct p2d_nfiles *f, uint32_t index, const struct p2d_dso *
 		}
 		ahead_end(a);
 	}
-	find(&f->files, d, machine, nf);
+	find(&f->files, d, machine, nf, ELF_C_READ_MMAP);
 	return load(nf, dwarf);
 }
