@@ -29,6 +29,8 @@ Checks, failing on the first difference:
 import re
 import sys
 
+import offcpu_lines
+
 FOOT = b"P2D-OFFCPU-BATCH-END "
 
 
@@ -38,19 +40,7 @@ def fail(msg):
 
 
 def perf_side(path):
-    direct, batch = [], []
-    with open(path) as f:
-        for line in f:
-            w = line.split()
-            if w[0] == "direct":
-                ns, cpu, tid, _pid, period = map(int, w[1:6])
-                direct.append((ns, cpu, tid, period, [int(x, 16) for x in w[6:]]))
-            elif w[0] == "batch":
-                _ns, pid, tid, period = map(int, w[1:5])
-                batch.append((pid, tid, period, [int(x, 16) for x in w[5:]]))
-            else:
-                fail("%s: a line not understood: %s" % (path, line.strip()))
-    return direct, batch
+    return offcpu_lines.read(path, fail)
 
 
 def span(path):

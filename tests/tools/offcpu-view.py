@@ -23,6 +23,8 @@ Checks, failing on the first difference:
 
 import sys
 
+import offcpu_lines
+
 DIRECT = "off-CPU (perf --off-cpu, S or D)"
 BATCH = "off-CPU, end of run (perf --off-cpu, no time)"
 
@@ -33,20 +35,9 @@ def fail(msg):
 
 
 def perf_side(path):
-    direct, batch = [], []
-    with open(path) as f:
-        for line in f:
-            w = line.split()
-            frames = [int(x, 16) for x in w[6 if w[0] == "direct" else 5:]]
-            if w[0] == "direct":
-                ns, cpu, tid, _pid, period = map(int, w[1:6])
-                direct.append((tid, ns - period, ns, cpu, frames))
-            elif w[0] == "batch":
-                _ns, pid, tid, period = map(int, w[1:5])
-                batch.append((pid, tid, period, frames))
-            else:
-                fail("%s: a line not understood: %s" % (path, line.strip()))
-    return sorted(direct), batch
+    direct, batch = offcpu_lines.read(path, fail)
+    return sorted((tid, ns - period, ns, cpu, frames)
+                  for ns, cpu, tid, period, frames in direct), batch
 
 
 def dump_side(path):
