@@ -230,9 +230,8 @@ static int cpu_sources(const struct p2d_write_job *j, struct cpu_sources *s, int
 {
 	const struct p2d_cpu_stats *c;
 	int i, fd;
-#ifdef HAVE_TRACECMD_WRITE_CPU_DATA_FDS
-	struct stat st;
 
+#ifdef HAVE_TRACECMD_WRITE_CPU_DATA_FDS
 	s->nr = nr_cpus;
 	s->data = calloc((size_t)nr_cpus, sizeof(*s->data));
 	if (!s->data)
@@ -247,15 +246,8 @@ static int cpu_sources(const struct p2d_write_job *j, struct cpu_sources *s, int
 		c = p2d_cpufiles_cpu(j->cpus, (uint32_t)i);
 		fd = c ? c->fd : empty_fd;
 #ifdef HAVE_TRACECMD_WRITE_CPU_DATA_FDS
-		if (fstat(fd, &st) < 0) {
-			int err = -errno;
-
-			free_sources(s);
-			return err;
-		}
-		s->data[i].fd = fd;
+		s->data[i].fd = fd;	/* the size once the pages are complete */
 		s->data[i].offset = 0;
-		s->data[i].size = (unsigned long long)st.st_size;
 #else
 		if (asprintf(&s->paths[i], "/proc/self/fd/%d", fd) < 0) {
 			s->paths[i] = NULL;
@@ -390,11 +382,20 @@ static int write_headers_confined(const struct p2d_write_job *j, struct p2d_diag
 
 /* The pages: nothing is read from the private directory any more */
 static int write_data(struct p2d_diag *d, struct tracecmd_output *h,
-		      const struct cpu_sources *s)
+		      struct cpu_sources *s)
 {
 	int ret;
-
 #ifdef HAVE_TRACECMD_WRITE_CPU_DATA_FDS
+	struct stat st;
+	int i;
+
+	/* as tracecmd_write_cpu_data() stat()s its names: now, the pages synced */
+	for (i = 0; i < s->nr; i++) {
+		if (fstat(s->data[i].fd, &st) < 0)
+			return p2d_error(d, P2D_NO_OFFSET, -errno, "page file of CPU %d: %s",
+					 i, strerror(errno));
+		s->data[i].size = (unsigned long long)st.st_size;
+	}
 	ret = tracecmd_write_cpu_data_fds(h, s->nr, s->data, NULL);
 #else
 	ret = tracecmd_write_cpu_data(h, s->nr, s->paths, NULL);
@@ -517,7 +518,7 @@ static uint64_t page_bytes(const struct p2d_write_job *j)
 
 /* Create the writer, write all through it, close it: under writer_lock */
 static int write_locked(const struct p2d_write_job *j, struct p2d_diag *d, int out_fd,
-			int nr_cpus, const struct cpu_sources *src)
+			int nr_cpus, struct cpu_sources *src)
 {
 	struct p2d_wdir_rm rm;
 	struct tracecmd_output *h;
