@@ -10,7 +10,7 @@
  * tracecmd_write_cpu_data_fds() and struct tracecmd_cpu_data are not in any
  * release yet: they come with the series in contrib/upstream/libtracecmd/
  * (patch 2), and are used only when configure finds the function
- * (HAVE_TRACECMD_WRITE_CPU_DATA_FDS).
+ * (HAVE_TRACECMD_WRITE_CPU_DATA_FDS) and the library loaded has it.
  */
 #ifndef P2D_TRACECMD_WRITER_H
 #define P2D_TRACECMD_WRITER_H
@@ -75,9 +75,14 @@ struct tracecmd_cpu_data {
 	unsigned long long	size;
 };
 
+/*
+ * Weak: a perf2dat built against a libtracecmd that has it may still run
+ * with an older libtracecmd.so.1 (the soname does not change), e.g. one a
+ * KernelShark loaded before our plugin; the function is then NULL.
+ */
 int tracecmd_write_cpu_data_fds(struct tracecmd_output *handle, int cpus,
 				const struct tracecmd_cpu_data *cpu_data,
-				const char *buff_name);
+				const char *buff_name) __attribute__((weak));
 void tracecmd_output_close(struct tracecmd_output *handle);
 struct tracecmd_input *tracecmd_alloc_fd(int fd, int flags);
 

@@ -191,37 +191,35 @@ static int add_options(const struct p2d_write_job *j, struct tracecmd_output *h,
 /* ------------------------------------------------------------------------ */
 
 /*
- * What the writer gets for each CPU's pages. With a libtracecmd that has
- * tracecmd_write_cpu_data_fds() (configure: HAVE_TRACECMD_WRITE_CPU_DATA_FDS),
- * the page files' descriptors and sizes; else a name for each descriptor,
- * /proc/self/fd/N, which tracecmd_write_cpu_data() stat()s and opens. The
- * writer copies the same bytes either way: the size is the file's, as its
- * stat() of the name finds it, and it reads from offset 0.
+ * What the writer gets for each CPU's pages: a name for each page file's
+ * descriptor, /proc/self/fd/N, which tracecmd_write_cpu_data() stat()s and
+ * opens; and, with a libtracecmd that has tracecmd_write_cpu_data_fds()
+ * (configure: HAVE_TRACECMD_WRITE_CPU_DATA_FDS), the descriptors themselves.
+ * The writer copies the same bytes either way: the size is the file's, as
+ * a stat() of the name finds it, and it reads from offset 0.
  */
 struct cpu_sources {
+	char				**paths;
 #ifdef HAVE_TRACECMD_WRITE_CPU_DATA_FDS
 	struct tracecmd_cpu_data	*data;
-#else
-	char				**paths;
 #endif
 	int				nr;
 };
 
 static void free_sources(struct cpu_sources *s)
 {
+	int i;
+
 #ifdef HAVE_TRACECMD_WRITE_CPU_DATA_FDS
 	free(s->data);
 	s->data = NULL;
-#else
-	int i;
-
+#endif
 	if (!s->paths)
 		return;
 	for (i = 0; i < s->nr; i++)
 		free(s->paths[i]);
 	free(s->paths);
 	s->paths = NULL;
-#endif
 }
 
 /* The source of each CPU's pages: its file, or @empty_fd for a CPU without one */
@@ -231,16 +229,16 @@ static int cpu_sources(const struct p2d_write_job *j, struct cpu_sources *s, int
 	const struct p2d_cpu_stats *c;
 	int i, fd;
 
-#ifdef HAVE_TRACECMD_WRITE_CPU_DATA_FDS
-	s->nr = nr_cpus;
-	s->data = calloc((size_t)nr_cpus, sizeof(*s->data));
-	if (!s->data)
-		return -ENOMEM;
-#else
 	s->nr = nr_cpus;
 	s->paths = calloc((size_t)nr_cpus + 1, sizeof(*s->paths));
 	if (!s->paths)
 		return -ENOMEM;
+#ifdef HAVE_TRACECMD_WRITE_CPU_DATA_FDS
+	s->data = calloc((size_t)nr_cpus, sizeof(*s->data));
+	if (!s->data) {
+		free_sources(s);
+		return -ENOMEM;
+	}
 #endif
 	for (i = 0; i < nr_cpus; i++) {
 		c = p2d_cpufiles_cpu(j->cpus, (uint32_t)i);
@@ -248,13 +246,12 @@ static int cpu_sources(const struct p2d_write_job *j, struct cpu_sources *s, int
 #ifdef HAVE_TRACECMD_WRITE_CPU_DATA_FDS
 		s->data[i].fd = fd;	/* the size once the pages are complete */
 		s->data[i].offset = 0;
-#else
+#endif
 		if (asprintf(&s->paths[i], "/proc/self/fd/%d", fd) < 0) {
 			s->paths[i] = NULL;
 			free_sources(s);
 			return -ENOMEM;
 		}
-#endif
 	}
 	return 0;
 }
@@ -389,14 +386,19 @@ static int write_data(struct p2d_diag *d, struct tracecmd_output *h,
 	struct stat st;
 	int i;
 
-	/* as tracecmd_write_cpu_data() stat()s its names: now, the pages synced */
-	for (i = 0; i < s->nr; i++) {
-		if (fstat(s->data[i].fd, &st) < 0)
-			return p2d_error(d, P2D_NO_OFFSET, -errno, "page file of CPU %d: %s",
-					 i, strerror(errno));
-		s->data[i].size = (unsigned long long)st.st_size;
+	/* NULL when an older libtracecmd.so.1 was loaded first (KernelShark's) */
+	if (tracecmd_write_cpu_data_fds) {
+		/* as tracecmd_write_cpu_data() stat()s its names: now, the pages synced */
+		for (i = 0; i < s->nr; i++) {
+			if (fstat(s->data[i].fd, &st) < 0)
+				return p2d_error(d, P2D_NO_OFFSET, -errno,
+						 "page file of CPU %d: %s", i, strerror(errno));
+			s->data[i].size = (unsigned long long)st.st_size;
+		}
+		ret = tracecmd_write_cpu_data_fds(h, s->nr, s->data, NULL);
+	} else {
+		ret = tracecmd_write_cpu_data(h, s->nr, s->paths, NULL);
 	}
-	ret = tracecmd_write_cpu_data_fds(h, s->nr, s->data, NULL);
 #else
 	ret = tracecmd_write_cpu_data(h, s->nr, s->paths, NULL);
 #endif
