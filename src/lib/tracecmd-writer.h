@@ -5,12 +5,18 @@
  * libtracecmd.so exports these functions, but their header
  * (lib/trace-cmd/include/private/trace-cmd-private.h) is not installed.
  * The prototypes below match libtracecmd 1.3 to 1.5; configure checks that
- * each one links. Only p2d-writer.c includes this file.
+ * each one links. Only write-trace.c includes this file.
+ *
+ * tracecmd_write_cpu_data_fds() and struct tracecmd_cpu_data are not in any
+ * release yet: they come with the series in contrib/upstream/libtracecmd/
+ * (patch 2), and are used only when configure finds the function
+ * (HAVE_TRACECMD_WRITE_CPU_DATA_FDS) and the library loaded has it.
  */
 #ifndef P2D_TRACECMD_WRITER_H
 #define P2D_TRACECMD_WRITER_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 #include <trace-cmd.h>
 
@@ -56,6 +62,27 @@ int tracecmd_write_cpus(struct tracecmd_output *handle, int cpus);
 int tracecmd_write_options(struct tracecmd_output *handle);
 int tracecmd_write_cpu_data(struct tracecmd_output *handle, int cpus,
 			    char * const *cpu_data_files, const char *buff_name);
+
+/**
+ * struct tracecmd_cpu_data - the ring-buffer pages of one CPU, in a file
+ * @fd: a descriptor to read them from (it is seeked)
+ * @offset: offset of the first page in @fd
+ * @size: bytes of pages from @offset
+ */
+struct tracecmd_cpu_data {
+	int			fd;
+	off_t			offset;
+	unsigned long long	size;
+};
+
+/*
+ * Weak: a perf2dat built against a libtracecmd that has it may still run
+ * with an older libtracecmd.so.1 (the soname does not change), e.g. one a
+ * KernelShark loaded before our plugin; the function is then NULL.
+ */
+int tracecmd_write_cpu_data_fds(struct tracecmd_output *handle, int cpus,
+				const struct tracecmd_cpu_data *cpu_data,
+				const char *buff_name) __attribute__((weak));
 void tracecmd_output_close(struct tracecmd_output *handle);
 struct tracecmd_input *tracecmd_alloc_fd(int fd, int flags);
 

@@ -190,38 +190,70 @@ static int add_options(const struct p2d_write_job *j, struct tracecmd_output *h,
 
 /* ------------------------------------------------------------------------ */
 
-static char **cpu_paths(const struct p2d_write_job *j, int nr_cpus, int empty_fd)
+/*
+ * What the writer gets for each CPU's pages: a name for each page file's
+ * descriptor, /proc/self/fd/N, which tracecmd_write_cpu_data() stat()s and
+ * opens; and, with a libtracecmd that has tracecmd_write_cpu_data_fds()
+ * (configure: HAVE_TRACECMD_WRITE_CPU_DATA_FDS), the descriptors themselves.
+ * The writer copies the same bytes either way: the size is the file's, as
+ * a stat() of the name finds it, and it reads from offset 0.
+ */
+struct cpu_sources {
+	char				**paths;
+#ifdef HAVE_TRACECMD_WRITE_CPU_DATA_FDS
+	struct tracecmd_cpu_data	*data;
+#endif
+	int				nr;
+};
+
+static void free_sources(struct cpu_sources *s)
 {
-	char **paths = calloc((size_t)nr_cpus + 1, sizeof(*paths));
-	const struct p2d_cpu_stats *c;
 	int i;
 
-	if (!paths)
-		return NULL;
-	for (i = 0; i < nr_cpus; i++) {
-		c = p2d_cpufiles_cpu(j->cpus, (uint32_t)i);
-		if (asprintf(&paths[i], "/proc/self/fd/%d", c ? c->fd : empty_fd) < 0) {
-			paths[i] = NULL;
-			goto fail;
-		}
-	}
-	return paths;
-fail:
-	for (i = 0; i < nr_cpus; i++)
-		free(paths[i]);
-	free(paths);
-	return NULL;
+#ifdef HAVE_TRACECMD_WRITE_CPU_DATA_FDS
+	free(s->data);
+	s->data = NULL;
+#endif
+	if (!s->paths)
+		return;
+	for (i = 0; i < s->nr; i++)
+		free(s->paths[i]);
+	free(s->paths);
+	s->paths = NULL;
 }
 
-static void free_paths(char **paths, int n)
+/* The source of each CPU's pages: its file, or @empty_fd for a CPU without one */
+static int cpu_sources(const struct p2d_write_job *j, struct cpu_sources *s, int nr_cpus,
+		       int empty_fd)
 {
-	int i;
+	const struct p2d_cpu_stats *c;
+	int i, fd;
 
-	if (!paths)
-		return;
-	for (i = 0; i < n; i++)
-		free(paths[i]);
-	free(paths);
+	s->nr = nr_cpus;
+	s->paths = calloc((size_t)nr_cpus + 1, sizeof(*s->paths));
+	if (!s->paths)
+		return -ENOMEM;
+#ifdef HAVE_TRACECMD_WRITE_CPU_DATA_FDS
+	s->data = calloc((size_t)nr_cpus, sizeof(*s->data));
+	if (!s->data) {
+		free_sources(s);
+		return -ENOMEM;
+	}
+#endif
+	for (i = 0; i < nr_cpus; i++) {
+		c = p2d_cpufiles_cpu(j->cpus, (uint32_t)i);
+		fd = c ? c->fd : empty_fd;
+#ifdef HAVE_TRACECMD_WRITE_CPU_DATA_FDS
+		s->data[i].fd = fd;	/* the size once the pages are complete */
+		s->data[i].offset = 0;
+#endif
+		if (asprintf(&s->paths[i], "/proc/self/fd/%d", fd) < 0) {
+			s->paths[i] = NULL;
+			free_sources(s);
+			return -ENOMEM;
+		}
+	}
+	return 0;
 }
 
 /*
@@ -346,9 +378,31 @@ static int write_headers_confined(const struct p2d_write_job *j, struct p2d_diag
 }
 
 /* The pages: nothing is read from the private directory any more */
-static int write_data(struct p2d_diag *d, struct tracecmd_output *h, int nr_cpus, char **paths)
+static int write_data(struct p2d_diag *d, struct tracecmd_output *h,
+		      struct cpu_sources *s)
 {
-	if (tracecmd_write_cpu_data(h, nr_cpus, paths, NULL))
+	int ret;
+#ifdef HAVE_TRACECMD_WRITE_CPU_DATA_FDS
+	struct stat st;
+	int i;
+
+	/* NULL when an older libtracecmd.so.1 was loaded first (KernelShark's) */
+	if (tracecmd_write_cpu_data_fds) {
+		/* as tracecmd_write_cpu_data() stat()s its names: now, the pages synced */
+		for (i = 0; i < s->nr; i++) {
+			if (fstat(s->data[i].fd, &st) < 0)
+				return p2d_error(d, P2D_NO_OFFSET, -errno,
+						 "page file of CPU %d: %s", i, strerror(errno));
+			s->data[i].size = (unsigned long long)st.st_size;
+		}
+		ret = tracecmd_write_cpu_data_fds(h, s->nr, s->data, NULL);
+	} else {
+		ret = tracecmd_write_cpu_data(h, s->nr, s->paths, NULL);
+	}
+#else
+	ret = tracecmd_write_cpu_data(h, s->nr, s->paths, NULL);
+#endif
+	if (ret)
 		return p2d_error(d, P2D_NO_OFFSET, errno == ENOSPC ? -ENOSPC : -EIO,
 				 "libtracecmd: writing the CPU data failed%s",
 				 errno == ENOSPC ? ": no space left on device" : "");
@@ -466,7 +520,7 @@ static uint64_t page_bytes(const struct p2d_write_job *j)
 
 /* Create the writer, write all through it, close it: under writer_lock */
 static int write_locked(const struct p2d_write_job *j, struct p2d_diag *d, int out_fd,
-			int nr_cpus, char **paths)
+			int nr_cpus, struct cpu_sources *src)
 {
 	struct p2d_wdir_rm rm;
 	struct tracecmd_output *h;
@@ -498,7 +552,7 @@ static int write_locked(const struct p2d_write_job *j, struct p2d_diag *d, int o
 	if (!ret)
 		ret = p2d_cpufiles_sync(j->cpus);
 	if (!ret)
-		ret = write_data(d, h, nr_cpus, paths);
+		ret = write_data(d, h, src);
 	p2d_wdir_remove_wait(&j->names, &rm);
 	tracecmd_output_close(h);
 out:
@@ -537,7 +591,7 @@ static void reserve_output(const struct p2d_write_job *j, int out_fd)
 int p2d_write_trace(const struct p2d_write_job *j, struct p2d_diag *d, int out_fd)
 {
 	int nr_cpus = j->nr_cpus > 0 ? j->nr_cpus : 1;
-	char **paths = NULL;
+	struct cpu_sources src;
 	int empty_fd, ret;
 
 	ret = check_cpu_sizes(j, d);
@@ -548,18 +602,19 @@ int p2d_write_trace(const struct p2d_write_job *j, struct p2d_diag *d, int out_f
 	if (empty_fd < 0)
 		return p2d_error(d, P2D_NO_OFFSET, empty_fd, "cannot create a temporary file in %s",
 				 j->data_dir);
-	paths = cpu_paths(j, nr_cpus, empty_fd);
-	if (!paths) {
+	ret = cpu_sources(j, &src, nr_cpus, empty_fd);
+	if (ret) {
 		close(empty_fd);
-		return -ENOMEM;
+		return p2d_error(d, P2D_NO_OFFSET, ret, "cannot set up the CPU data: %s",
+				 strerror(-ret));
 	}
 	reserve_output(j, out_fd);
 	pthread_mutex_lock(&writer_lock);
-	ret = write_locked(j, d, out_fd, nr_cpus, paths);
+	ret = write_locked(j, d, out_fd, nr_cpus, &src);
 	pthread_mutex_unlock(&writer_lock);
 	if (!ret)
 		ret = fix_long_size(j, d, out_fd);
-	free_paths(paths, nr_cpus);
+	free_sources(&src);
 	close(empty_fd);
 	return ret;
 }
