@@ -322,12 +322,25 @@ def func_symbols(path):
                 yield re.sub(r'@.*$', '', c[7]), int(c[1], 16), int(c[2], 0)
 
 
+# perf 7's inline resolution (libdw.c, libdw__addr2line()) reports the file
+# to libdw with dwfl_report_offline(), which places a shared object at
+# OFFLINE_REDZONE (0x10000, elfutils libdwfl), and then looks the file's
+# address up with dwfl_addrmodule(dwfl, addr), unbiased: below 0x10000 libdw
+# finds no module and perf falls back to binutils' addr2line, whose outermost
+# function (DWARF linkage name, else name) names the frame, "(inlined)" when it
+# is not the symbol's name. Above, the frame keeps its symbol's name.
+LIBDW_OFFLINE_BASE = 0x10000
+
+
 class Aliases:
-    """Names of one function: symbols of the same address and size in one
-    of the files perf names frames in (glibc's __GI___clone3 and __clone3,
-    _dl_catch_exception and __GI__dl_catch_exception), which perfs choose
-    among differently (perf 7.2 takes __GI__dl_catch_exception where perf
-    6.1 and perf2dat take the global _dl_catch_exception)"""
+    """Names of one function that perf 7 gives a frame below 0x10000 in its
+    file (LIBDW_OFFLINE_BASE): a symbol of the same address and size in one
+    of the files perf names frames in, the DWARF linkage name binutils'
+    addr2line prints (ld.so's __GI__dl_catch_exception at 0x2380 on Debian
+    unstable, where the symbol table and perf2dat say _dl_catch_exception).
+    Above 0x10000 perf 7 names the frame by its symbol as perf2dat does, and
+    perf 6 names every unwound frame after addr2line's function as perf2dat
+    does: another alias there is named otherwise."""
 
     def __init__(self, dsos):
         self.at = collections.defaultdict(set)
@@ -337,7 +350,8 @@ class Aliases:
                     self.at[name].add((d, value, size))
 
     def same(self, a, b):
-        return bool(self.at.get(a, set()) & self.at.get(b, set()))
+        return any(value < LIBDW_OFFLINE_BASE
+                   for _, value, _ in self.at.get(a, set()) & self.at.get(b, set()))
 
 
 def compare(perf, got, what, max_otherwise, aliases=None):
@@ -376,8 +390,8 @@ def compare(perf, got, what, max_otherwise, aliases=None):
     for (want, g), k in otherwise.most_common(5):
         print(f'  {k} x perf {want!r}, {what} {g!r}')
     if al:
-        print(f'{what}: {al} frames named by another symbol of the same function (same file,'
-              f' address and size) than perf chose:')
+        print(f'{what}: {al} frames below 0x10000 in their file, which perf 7 names after'
+              f' binutils\' addr2line, named by another symbol of the same function:')
         for (want, g), k in alias.most_common(5):
             print(f'  {k} x perf {want!r}, {what} {g!r}')
     return bool(m) and n >= 0.99 * m and w <= max_otherwise * m
