@@ -325,7 +325,8 @@ static int walk(struct p2d_ks_blocked_set *b)
 	const struct move *open = NULL, *wake = NULL;
 	int ret = 0;
 
-	qsort(b->mv, b->nr_mv, sizeof(*b->mv), by_task);
+	if (b->nr_mv)
+		qsort(b->mv, b->nr_mv, sizeof(*b->mv), by_task);
 	for (size_t i = 0; i < b->nr_mv && !ret; i++) {
 		const struct move *m = &b->mv[i];
 

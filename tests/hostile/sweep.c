@@ -51,7 +51,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_FILES	64
+#define MAX_FILES	256
 #define MAX_MEMBERS	64
 #define MAX_BOUNDS	(1u << 20)
 #define MAX_SHOWN	20
