@@ -119,6 +119,9 @@ static int claim_frame(void *ctx, uint32_t tgid, uint64_t frame)
 {
 	struct p2d_conv *cv = ctx;
 
+	/* a word of the kernel half: its entries are the kernel symbols' */
+	if (p2d_usyms_kernel_half(frame))
+		return p2d_ksyms_add_user(cv->ksyms, frame);
 	/* unwound stacks are named after the files' DWARF: read those ahead */
 	if (cv->sum->unwound && !cv->usyms_ahead && !cv->opts->no_user_names) {
 		const struct p2d_uw_arch *arch = p2d_uw_arch(cv->meta.arch, 2);

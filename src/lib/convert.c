@@ -191,6 +191,9 @@ static int offcpu_frame(void *ctx, uint32_t pid, uint64_t ip)
 	struct p2d_conv *cv = ctx;
 	int ret = cv->usyms ? p2d_usyms_add(cv->usyms, cv->maps, pid, ip) : 0;
 
+	/* a word of the kernel half: its entries are the kernel symbols' */
+	if (!ret && p2d_usyms_kernel_half(ip))
+		ret = p2d_ksyms_add_user(cv->ksyms, ip);
 	if (!ret)
 		ret = p2d_maps_want(cv->maps, pid);
 	return ret == -ENOSPC ? 0 : ret;

@@ -32,6 +32,7 @@
 #define MAX_ADDRS	(1u << 20)
 #define MAX_FIELDS	4		/* symbol fields of one event, at most */
 #define UNKNOWN		"[unknown]"
+#define MAX_USER	(64u << 10)	/* user frames of the kernel half */
 
 /* A tracepoint field printed as a symbol */
 struct sym_field {
@@ -65,6 +66,9 @@ struct p2d_ksyms {
 	struct p2d_kallsyms_ahead *ahead;	/* the table's first pass, running */
 	bool			ahead_tried;
 	struct p2d_kcode	code;		/* what KSYMBOL records name */
+	uint64_t		*user;		/* user frames of the kernel half */
+	uint32_t		nr_user;
+	uint32_t		user_cap;
 };
 
 /**
@@ -93,6 +97,7 @@ void p2d_ksyms_free(struct p2d_ksyms *k)
 		return;
 	p2d_kallsyms_ahead_free(k->ahead);
 	p2d_kcode_release(&k->code);
+	free(k->user);
 	free(k->set);
 	free(k->modules);
 	free(k->sym);
@@ -182,6 +187,85 @@ int p2d_ksyms_add(struct p2d_ksyms *k, uint64_t addr)
 			return 0;
 	k->set[j] = addr;
 	k->nr++;
+	return 0;
+}
+
+/**
+ * p2d_ksyms_add_user - a user frame of the kernel half the trace.dat holds
+ * @k: the state
+ * @addr: the frame (a word a frame-pointer walk of a user stack read)
+ *
+ * perf names it "[unknown]" (perf script); trace-cmd names it after the
+ * closest kallsyms entry below, in the one table of the kernel's and the
+ * user addresses' entries: p2d_ksyms_finish() writes "[unknown]" at it and
+ * the kernel symbol that holds it again right after it, so that the
+ * kernel's addresses above it keep their names. A kernel frame at the same
+ * address keeps the kernel's name. Past MAX_USER such frames, the rest are
+ * left out (they then print as the kernel's).
+ *
+ * Returns 0 or -ENOMEM.
+ */
+int p2d_ksyms_add_user(struct p2d_ksyms *k, uint64_t addr)
+{
+	uint64_t *u;
+	uint32_t i;
+
+	if (!addr || addr == UINT64_MAX)
+		return 0;
+	for (i = k->nr_user; i > 0 && i + 8 > k->nr_user; i--)
+		if (k->user[i - 1] == addr)
+			return 0;	/* the same frame again, lately */
+	if (k->nr_user >= MAX_USER)
+		return 0;
+	if (k->nr_user == k->user_cap) {
+		uint32_t cap = k->user_cap ? k->user_cap * 2 : 64;
+
+		u = realloc(k->user, cap * sizeof(*u));
+		if (!u)
+			return -ENOMEM;
+		k->user = u;
+		k->user_cap = cap;
+	}
+	k->user[k->nr_user++] = addr;
+	return 0;
+}
+
+static bool in_set(const struct p2d_ksyms *k, uint64_t addr)
+{
+	uint32_t j;
+
+	for (j = k->set_size ? hash_addr(addr) & (k->set_size - 1) : 0; k->set_size && k->set[j];
+	     j = (j + 1) & (k->set_size - 1))
+		if (k->set[j] == addr)
+			return true;
+	return false;
+}
+
+static int by_addr(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The user frames of the kernel half that are no kernel frame (sorted, one
+ * of each), each then added as an address the table must look up
+ */
+static int user_frames(struct p2d_ksyms *k)
+{
+	uint32_t i, n = 0;
+
+	qsort(k->user, k->nr_user, sizeof(*k->user), by_addr);
+	for (i = 0; i < k->nr_user; i++) {
+		if ((n && k->user[n - 1] == k->user[i]) || in_set(k, k->user[i]))
+			continue;
+		k->user[n++] = k->user[i];
+	}
+	k->nr_user = n;
+	for (i = 0; i < n; i++)
+		if (p2d_ksyms_add(k, k->user[i]))
+			return -ENOMEM;
 	return 0;
 }
 
@@ -486,17 +570,29 @@ static int load(struct p2d_ksyms *k, const struct p2d_ksym_source *src,
 	return ret;
 }
 
-/* Mark the symbol of each address; returns how many addresses got one */
-static uint64_t mark(const struct p2d_ksyms *k, const struct p2d_ksym_table *t, uint8_t *need)
+/*
+ * Mark the symbol of each address; returns how many addresses got one.
+ * @below is set to the lowest address of the kernel half below every
+ * symbol, 0 for none.
+ */
+static uint64_t mark(const struct p2d_ksyms *k, const struct p2d_ksym_table *t, uint8_t *need,
+		     uint64_t *below)
 {
 	uint64_t named = 0;
 	uint32_t i;
 	int64_t s;
 
+	*below = 0;
 	for (i = 0; i < t->nr && k->overflow; i++)
 		need[i / 8] |= (uint8_t)(1u << (i % 8));
 	for (i = 0; i < k->set_size; i++) {
-		if (!k->set[i] || (s = p2d_ksym_table_find(t, k->set[i])) < 0)
+		if (!k->set[i])
+			continue;
+		s = p2d_ksym_table_find(t, k->set[i]);
+		if (s < 0 && t->nr && k->set[i] < t->s[0].start && k->set[i] >> 63 &&
+		    (!*below || k->set[i] < *below))
+			*below = k->set[i];
+		if (s < 0)
 			continue;
 		need[s / 8] |= (uint8_t)(1u << (s % 8));
 		named++;
@@ -509,9 +605,54 @@ static bool needed(const uint8_t *need, uint32_t i)
 	return need[i / 8] & (1u << (i % 8));
 }
 
-/* Each needed symbol, and where it ends unless the next one starts there */
-static int write_text(const struct p2d_ksym_table *t, const uint8_t *need,
-		      struct p2d_ksyms_out *out)
+/*
+ * Each needed symbol, and where it ends unless the next one starts there;
+ * "[unknown]" at @below (not 0): an address of the kernel half that perf
+ * names no symbol for, below every symbol, would else take the name of the
+ * closest entry below it, one of the user addresses' (usyms.c)
+ */
+/* Is @addr a user frame of the kernel half (k->user, sorted)? */
+static bool user_frame(const struct p2d_ksyms *k, uint64_t addr)
+{
+	uint64_t *u = k->nr_user ? bsearch(&addr, k->user, k->nr_user, sizeof(addr), by_addr) :
+		      NULL;
+
+	return u != NULL;
+}
+
+/*
+ * The user frames of the kernel half: "[unknown]" at each, and right after
+ * it the symbol that holds it again (until its end or the next frame); a
+ * symbol written that starts at one is written right after it instead
+ * (write_text())
+ */
+static void write_user(const struct p2d_ksyms *k, const struct p2d_ksym_table *t,
+		       const uint8_t *need, FILE *f)
+{
+	const struct p2d_ksym *s;
+	uint32_t i;
+	uint64_t u;
+	int64_t j;
+
+	for (i = 0; i < k->nr_user; i++) {
+		u = k->user[i];
+		j = p2d_ksym_table_find(t, u);
+		s = j < 0 ? NULL : &t->s[j];
+		if (s && s->start == u && u + 1 >= s->end && needed(need, (uint32_t)j))
+			continue;	/* a symbol of one byte: it keeps its name */
+		fprintf(f, "%016llx t " UNKNOWN "\n", (unsigned long long)u);
+		if (!s || (s->start == u && needed(need, (uint32_t)j)) || u + 1 >= s->end || (i + 1 < k->nr_user && k->user[i + 1] == u + 1))
+			continue;
+		fprintf(f, "%016llx %c %s", (unsigned long long)u + 1, s->type,
+			t->names + s->name);
+		if (s->module)
+			fprintf(f, "\t[%s]", t->names + s->module);
+		fputc('\n', f);
+	}
+}
+
+static int write_text(const struct p2d_ksyms *k, const struct p2d_ksym_table *t,
+		      const uint8_t *need, uint64_t below, struct p2d_ksyms_out *out)
 {
 	const struct p2d_ksym *s;
 	size_t size = 0;
@@ -521,11 +662,15 @@ static int write_text(const struct p2d_ksym_table *t, const uint8_t *need,
 	f = open_memstream(&out->text, &size);
 	if (!f)
 		return -ENOMEM;
+	if (below)
+		fprintf(f, "%016llx t " UNKNOWN "\n", (unsigned long long)below);
+	write_user(k, t, need, f);
 	for (i = 0; i < t->nr; i++) {
 		if (!needed(need, i))
 			continue;
 		s = &t->s[i];
-		fprintf(f, "%016llx %c %s", (unsigned long long)s->start, s->type,
+		fprintf(f, "%016llx %c %s", (unsigned long long)s->start +
+			(s->start + 1 < s->end && user_frame(k, s->start)), s->type,
 			t->names + s->name);
 		if (s->module)
 			fprintf(f, "\t[%s]", t->names + s->module);
@@ -549,6 +694,7 @@ static int write_text(const struct p2d_ksym_table *t, const uint8_t *need,
 /* The addresses named with @t (taken) and the recording's own code: the section */
 static int name_with(struct p2d_ksyms *k, struct p2d_ksym_table *t, struct p2d_ksyms_out *out)
 {
+	uint64_t below;
 	uint8_t *need;
 	int ret;
 
@@ -560,8 +706,8 @@ static int name_with(struct p2d_ksyms *k, struct p2d_ksym_table *t, struct p2d_k
 		p2d_ksym_table_release(t);
 		return -ENOMEM;
 	}
-	out->named = mark(k, t, need);
-	ret = write_text(t, need, out);
+	out->named = mark(k, t, need, &below);
+	ret = write_text(k, t, need, below, out);
 	free(need);
 	p2d_ksym_table_release(t);
 	return ret;
@@ -596,6 +742,8 @@ int p2d_ksyms_finish(struct p2d_ksyms *k, struct p2d_diag *d, const struct p2d_m
 	int ret;
 
 	memset(out, 0, sizeof(*out));
+	if (user_frames(k))
+		return -ENOMEM;
 	out->addrs = k->nr;
 	if (!k->nr && !k->overflow) {
 		snprintf(out->source, sizeof(out->source), "none needed");

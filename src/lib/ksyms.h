@@ -92,6 +92,7 @@ struct p2d_ksyms;
 struct p2d_ksyms *p2d_ksyms_new(const struct p2d_ksyms_conf *conf) __hidden;
 void p2d_ksyms_free(struct p2d_ksyms *k) __hidden;
 int p2d_ksyms_add(struct p2d_ksyms *k, uint64_t addr) __hidden;
+int p2d_ksyms_add_user(struct p2d_ksyms *k, uint64_t addr) __hidden;
 void p2d_ksyms_kernel_id(struct p2d_ksyms *k, const uint8_t *id, uint8_t size) __hidden;
 void p2d_ksyms_kernel_map(struct p2d_ksyms *k, const char *file, uint64_t pgoff) __hidden;
 void p2d_ksyms_meta(struct p2d_ksyms *k, const struct p2d_meta *m) __hidden;

@@ -156,7 +156,8 @@ static int grow(struct p2d_usyms *u)
  * @u: the state
  * @maps: the processes' maps as they are at the address's event
  * @pid: the process
- * @addr: the address
+ * @addr: the address: one of the kernel half is left out (the caller
+ *	gives it to the kernel symbols)
  *
  * Returns 0 or -ENOMEM.
  */
@@ -168,7 +169,12 @@ int p2d_usyms_add(struct p2d_usyms *u, const struct p2d_maps *maps, uint32_t pid
 	uint64_t base = 0;
 	struct claim *c;
 
-	if (!addr || u->overflow)
+	/*
+	 * An address of the kernel half (a word of a frame-pointer walk) is
+	 * no user address: its entries would be written in the kernel's range
+	 * and name the kernel's addresses above it (p2d_usyms_kernel_half())
+	 */
+	if (!addr || u->overflow || p2d_usyms_kernel_half(addr))
 		return 0;
 	map = p2d_maps_find(maps, pid, addr);
 	if (map) {

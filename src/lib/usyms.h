@@ -42,6 +42,20 @@ void p2d_usyms_free(struct p2d_usyms *u) __hidden;
 void p2d_usyms_ahead(struct p2d_usyms *u, int machine) __hidden;
 int p2d_usyms_thread(struct p2d_usyms *u, uint32_t tid, uint32_t pid) __hidden;
 uint32_t p2d_usyms_pid(const struct p2d_usyms *u, uint32_t tid) __hidden;
+/**
+ * p2d_usyms_kernel_half - is @addr of the kernel half of a 64-bit space?
+ * @addr: a frame of a user stack
+ *
+ * A user stack's frame-pointer walk can give such a word (perf script
+ * prints "[unknown]" for it). usyms.c writes its entries with the kernel's,
+ * in one table that libtraceevent searches for the closest entry below an
+ * address: one in the kernel half would name the kernel's addresses above
+ * it. It is left to the kernel symbols (p2d_ksyms_add_user()).
+ */
+static inline bool p2d_usyms_kernel_half(uint64_t addr)
+{
+	return addr >> 63;
+}
 int p2d_usyms_add(struct p2d_usyms *u, const struct p2d_maps *maps, uint32_t pid,
 		  uint64_t addr) __hidden;
 int p2d_usyms_finish(struct p2d_usyms *u, const struct p2d_dsos *dsos, int machine, bool dwarf,
