@@ -256,6 +256,8 @@ static int user_frames(struct p2d_ksyms *k)
 {
 	uint32_t i, n = 0;
 
+	if (!k->nr_user)
+		return 0;
 	qsort(k->user, k->nr_user, sizeof(*k->user), by_addr);
 	for (i = 0; i < k->nr_user; i++) {
 		if ((n && k->user[n - 1] == k->user[i]) || in_set(k, k->user[i]))
