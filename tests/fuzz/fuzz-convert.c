@@ -45,7 +45,7 @@
 #include "tep-shield.h"
 #include "tep-standins.h"
 
-static char tmpdir[4096];
+static char tmpdir[4096], symdir[4096], kallsyms[4096];
 static int in_fd = -1, out_fd = -1;
 static int base_fds;
 static bool use_pipe;
@@ -153,6 +153,8 @@ static void remove_tmpdir(void)
 {
 	if (tmpdir[0])
 		rmdir(tmpdir);
+	if (symdir[0])
+		fuzz_symfs_remove(symdir);
 }
 
 static void quiet_log(void *ctx, enum p2d_log_level level, const char *msg)
@@ -189,14 +191,19 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	const char *base = getenv("P2D_FUZZ_TMPDIR");
 	const char *mode = getenv("P2D_FUZZ_INPUT");
+	const char *data;
 
 	if (!base)
 		base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
 	snprintf(tmpdir, sizeof(tmpdir), "%s/p2d-fuzz.XXXXXX", base);
+	snprintf(symdir, sizeof(symdir), "%s/p2d-fuzz-symfs.XXXXXX", base);
 	if (!mkdtemp(tmpdir)) {
 		perror(tmpdir);
 		exit(1);
 	}
+	fuzz_symfs(symdir);
+	data = getenv("DATA");
+	snprintf(kallsyms, sizeof(kallsyms), "%s/ksyms.kallsyms", data ? data : "tests/data");
 	atexit(remove_tmpdir);
 	setenv("TMPDIR", tmpdir, 1);
 	use_pipe = mode && !strcmp(mode, "pipe");
@@ -289,6 +296,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.output_fd = out_fd;
 	o.log = quiet_log;
 	o.log_level = P2D_LOG_INFO;
+	/*
+	 * Symbols from a --symfs and build-id cache of the fuzzer's own (the
+	 * program of unwind.data, fuzz_symfs()) and, for every other input,
+	 * tests/data/ksyms.kallsyms: a run must not depend on the host's
+	 * kernel and files (reading its kallsyms and libraries for every input
+	 * also took a third of the time)
+	 */
+	o.symfs = symdir;
+	o.buildid_dir = symdir;
+	if (size % 2)
+		o.kallsyms = kallsyms;
 	/* no format isolation, as an embedding caller converts: see tep_parse_event() */
 	set_options(&o, size);
 	ret = p2d_convert(&o, &sum);

@@ -7,48 +7,24 @@
  * --symfs root made once, from $DATA) where it ran, and at addresses of the
  * input too. At most P2D_UNWIND_MAX frames, none 0.
  */
-#include <fcntl.h>
-#include <limits.h>
-#include <sys/stat.h>
-
 #include "fuzz.h"
 #include "../../src/lib/unwind.h"
 
 static char root[PATH_MAX];
 
-static void copy(const char *from, const char *to)
+static void remove_root(void)
 {
-	char buf[65536];
-	int in = open(from, O_RDONLY), out = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	ssize_t n;
-
-	if (in < 0 || out < 0)
-		abort();
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)n) != n)
-			abort();
-	close(in);
-	close(out);
+	fuzz_symfs_remove(root);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	const char *data = getenv("DATA");
-	char path[PATH_MAX + 64], prog[PATH_MAX];
-
 	(void)argc;
 	(void)argv;
-	snprintf(prog, sizeof(prog), "%s/unwind/prog", data ? data : "tests/data");
 	snprintf(root, sizeof(root), "%s/p2d-fuzz-unwind.XXXXXX",
 		 getenv("P2D_FUZZ_TMPDIR") ? getenv("P2D_FUZZ_TMPDIR") : "/tmp");
-	if (!mkdtemp(root))
-		abort();
-	snprintf(path, sizeof(path), "%s/tmp", root);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/tmp/perf2dat-unwind", root);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/tmp/perf2dat-unwind/prog", root);
-	copy(prog, path);
+	fuzz_symfs(root);
+	atexit(remove_root);
 	return 0;
 }
 
