@@ -43,18 +43,23 @@ gcc -Wall -Wextra -Werror -O2 -o "$work/libdw-lookup" "$here/libdw-lookup.c" -ld
 
 id=$(readelf -n "$ldso" | sed -n 's/^[[:space:]]*Build ID: //p')
 debug=/usr/lib/debug/.build-id/$(echo "$id" | cut -c1-2)/$(echo "$id" | cut -c3-).debug
-[ -n "$id" ] && [ -f "$debug" ] || { echo "check.sh: no debug file $debug for $ldso (libc6-dbg)" >&2; exit 1; }
+[ -n "$id" ] && [ -f "$debug" ] ||
+	{ echo "check.sh: no debug file $debug for $ldso (libc6-dbg)" >&2; exit 1; }
 echo "ld.so $ldso, build id $id, debug file $debug"
-echo "$(gcc --version | head -n 1); $(eu-addr2line --version | head -n 1); $(addr2line --version | head -n 1)"
+for t in gcc eu-addr2line addr2line; do
+	$t --version | head -n 1
+done
 
 # ADDR and ADDR+SIZE/2 of the function symbol NAME in the debug file
 addrs() {
-	set -- $(nm -S "$debug" | awk -v n="$1" '$4 == n && ($3 == "t" || $3 == "T") { print $1, $2; exit }')
+	set -- $(nm -S "$debug" |
+		awk -v n="$1" '$4 == n && ($3 == "t" || $3 == "T") { print $1, $2; exit }')
 	[ $# -eq 2 ] && printf '0x%x 0x%x\n' $((0x$1)) $((0x$1 + 0x$2 / 2))
 }
 low=$(addrs _dl_catch_exception)
 high=$(addrs _dl_sort_maps)
-[ -n "$low" ] && [ -n "$high" ] || { echo "check.sh: no _dl_catch_exception or _dl_sort_maps in $debug" >&2; exit 1; }
+[ -n "$low" ] && [ -n "$high" ] ||
+	{ echo "check.sh: no _dl_catch_exception or _dl_sort_maps in $debug" >&2; exit 1; }
 
 "$work/libdw-lookup" "$ldso" $low $high > "$work/lookup.out"
 cat "$work/lookup.out"

@@ -57,8 +57,10 @@ EOF
 gcc -O1 -g -o "$work/dl" "$work/dl.c"
 echo "before: $("$before" --version), after: $("$after" --version)"
 (cd "$work" && "$before" record -q --call-graph dwarf -F 2000 -o perf.data ./dl 300)
-"$before" script -i "$work/perf.data" -F ip,sym,symoff,dso > "$work/before.txt" 2> "$work/before.err"
-"$after" script -i "$work/perf.data" -F ip,sym,symoff,dso > "$work/after.txt" 2> "$work/after.err"
+"$before" script -i "$work/perf.data" -F ip,sym,symoff,dso \
+	> "$work/before.txt" 2> "$work/before.err"
+"$after" script -i "$work/perf.data" -F ip,sym,symoff,dso \
+	> "$work/after.txt" 2> "$work/after.err"
 
 # count PATTERN FILE: lines matching the extended regex
 count() { grep -Ec -- "$1" "$2" || true; }
@@ -74,8 +76,11 @@ echo "samples: before $before_n, after $after_n"
 echo "__GI__dl_catch_exception frames: before $before_gi, after $after_gi"
 echo "_dl_catch_exception frames in ld.so: before $before_dl, after $after_dl"
 echo "frames printed (inlined): before $before_inl, after $after_inl"
-echo "first differing lines (before | after):"
-diff "$work/before.txt" "$work/after.txt" | grep '^[<>]' | sort | uniq -c | sort -rn | head -n 12 || true
+diff "$work/before.txt" "$work/after.txt" > "$work/diff.txt" || true
+echo "lines that differ: before $(count '^<' "$work/diff.txt")," \
+	"after $(count '^>' "$work/diff.txt")"
+echo "the most frequent of them (< before, > after):"
+grep '^[<>]' "$work/diff.txt" | sort | uniq -c | sort -rn | head -n 12 || true
 
 pass=0 fail=0
 ok() { pass=$((pass + 1)); echo "PASS: $*"; }
