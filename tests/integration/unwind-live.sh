@@ -73,4 +73,4 @@ EOF
 DATA=$tmp/data sh "$TOP_SRCDIR/tests/e2e/e2e.sh" "$tmp/ls.e2e" > "$tmp/log" 2>&1 ||
 	fail "$(tail -n 20 "$tmp/log")"
 cat "$tmp/log"
-echo "PASS: unwind-live: ls -R, --call-graph dwarf: every user frame where perf unwinds it${vdso:+ (the vDSO hit: $vdso)}"
+echo "PASS: unwind-live: ls -R, --call-graph dwarf: every user frame where perf unwinds it${vdso:+ (the recording names the vDSO $vdso)}"
