@@ -10,20 +10,25 @@
  * in its .debug directory and under /usr/lib/debug; a debug file must have
  * the file's build id. Every file is opened through p2d_open_named().
  *
- * The vDSO ("[vdso]") is in no file: perf reads its own process's (and
- * keeps a copy in its build-id cache). Where the cache has none, this
- * process's vDSO serves, as perf's own would, if it has the recorded
- * build id (a recording of this kernel, made since it booted): copied into
- * a memfd, which is no file anyone sees.
+ * The vDSO ("[vdso]") is in no file: perf record keeps a copy of it in
+ * the build-id cache (.build-id/xx/yyyy/vdso), and that copy is the only
+ * one perf reads for a vDSO the recording gives the build id of: the
+ * recording's HEADER_BUILD_ID makes perf's dso "[vdso]" before any event
+ * (header.c), so at the vDSO's MMAP machine__findnew_vdso() finds it and
+ * never copies perf's own process's vDSO (vdso.c): its data comes from the
+ * cache, else from a file named "[vdso]" (dso.c: binary_type_data), which
+ * is not there.
+ * Where the cache has none, perf (6.1, 6.12) unwinds no frame past a
+ * sample in the vDSO, and neither does perf2dat: another process's vDSO
+ * of the same build id is not taken (issue 37).
  *
- * With --debuginfod, what is not here is then fetched by its build id from
- * the symbol servers (dso-fetch.c), and held to the same checks.
+ * With --debuginfod, what is not here (but the vDSO) is then fetched by its
+ * build id from the symbol servers (dso-fetch.c), and held to the same
+ * checks.
  */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/auxv.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "dso.h"
@@ -116,54 +121,6 @@ static int try_path(const struct p2d_dso_conf *conf, char *path, int machine,
 	return fd;
 }
 
-#define MAX_VDSO	(1u << 20)
-
-/* This process's vDSO as a file, if it has build id @bid; its descriptor, or -ENOENT */
-static int own_vdso(int machine, const struct p2d_bid *bid, char **path)
-{
-	const unsigned char *img = (const void *)getauxval(AT_SYSINFO_EHDR);
-	size_t size = 0, i;
-	GElf_Ehdr eh;
-	Elf *elf;
-	int fd;
-
-	if (!img || !bid->size)
-		return -ENOENT;
-	/* the image's extent from its headers: the section headers come last */
-	elf_version(EV_CURRENT);
-	elf = elf_memory((char *)img, 64);
-	if (!elf || !gelf_getehdr(elf, &eh)) {
-		elf_end(elf);
-		return -ENOENT;
-	}
-	elf_end(elf);
-	if (eh.e_shoff && eh.e_shnum && eh.e_shoff < MAX_VDSO)
-		size = eh.e_shoff + (size_t)eh.e_shnum * eh.e_shentsize;
-	if (!size || size > MAX_VDSO)
-		return -ENOENT;
-	fd = memfd_create("perf2dat-vdso", MFD_CLOEXEC);
-	if (fd < 0)
-		return -ENOENT;
-	for (i = 0; i < size;) {
-		ssize_t n = write(fd, img + i, size - i);
-
-		if (n <= 0) {
-			close(fd);
-			return -ENOENT;
-		}
-		i += (size_t)n;
-	}
-	fd = check(fd, machine, bid);
-	if (fd < 0)
-		return -ENOENT;
-	*path = strdup("[vdso]");
-	if (!*path) {
-		close(fd);
-		return -ENOMEM;
-	}
-	return fd;
-}
-
 /**
  * p2d_dso_open - open the file of a recorded mapping
  * @conf: where files are looked for
@@ -182,6 +139,7 @@ int p2d_dso_open(const struct p2d_dso_conf *conf, const struct p2d_dso *d, int m
 	char hex[2 * P2D_BUILD_ID_MAX + 1];
 	struct p2d_bid bid = { .size = 0 };
 	int fd = -ENOENT, missing = -ENOENT;
+	bool vdso = !strcmp(d->file, "[vdso]");
 
 	*path = NULL;
 	if (d->id_size) {
@@ -199,14 +157,15 @@ int p2d_dso_open(const struct p2d_dso_conf *conf, const struct p2d_dso *d, int m
 		return missing;
 	if (conf->buildid_dir) {
 		p2d_build_id_hex(bid.id, bid.size, hex);
-		fd = check(p2d_bid_cache_open(conf->buildid_dir, hex, path), machine, &bid);
+		fd = check(p2d_bid_cache_open(conf->buildid_dir, hex, vdso ? "vdso" : "elf", path),
+			   machine, &bid);
 		if (fd >= 0)
 			return fd;
 		free(*path);
 		*path = NULL;
 	}
-	if (!strcmp(d->file, "[vdso]"))
-		return own_vdso(machine, &bid, path);
+	if (vdso)
+		return missing;	/* only perf's copy: see above */
 	fd = fetched(conf, P2D_FETCH_EXECUTABLE, &bid, machine, path);
 	return fd == -ENOENT ? missing : fd;
 }

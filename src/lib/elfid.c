@@ -189,22 +189,24 @@ bool p2d_bid_parse(const char *hex, size_t len, struct p2d_bid *bid)
  * p2d_bid_cache_open - open a file of perf's build-id cache
  * @dir: the cache ($PERF_BUILDID_DIR, ~/.debug)
  * @hex: the build id, p2d_build_id_hex()
+ * @name: the file's name in its directory: "elf", or "vdso" for the vDSO
  * @path: set to the file's path (malloc()ed) when it is opened
  *
  * perf record, perf buildid-cache --add and perf archive store a file as
- * .build-id/xx/yyyy, a link to a directory holding it as "elf" (and its
- * separate debug information as "debug", a kernel's kallsyms as
- * "kallsyms"); caches of old perf versions hold the file itself there.
+ * .build-id/xx/yyyy, a link to a directory holding it as "elf" (the vDSO
+ * as "vdso": perf's build_id_cache__basename(); its separate debug
+ * information as "debug", a kernel's kallsyms as "kallsyms"); caches of
+ * old perf versions hold the file itself there.
  *
  * Returns a descriptor (p2d_open_named()) or a negative errno (-ENOENT when
  * the cache has no such file).
  */
-int p2d_bid_cache_open(const char *dir, const char *hex, char **path)
+int p2d_bid_cache_open(const char *dir, const char *hex, const char *name, char **path)
 {
 	int fd;
 
 	*path = NULL;
-	if (asprintf(path, "%s/.build-id/%.2s/%s/elf", dir, hex, hex + 2) < 0)
+	if (asprintf(path, "%s/.build-id/%.2s/%s/%s", dir, hex, hex + 2, name) < 0)
 		return -ENOMEM;
 	fd = p2d_open_named(*path, NULL, 0);
 	if (fd == -ENOTDIR) {

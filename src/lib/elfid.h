@@ -25,6 +25,7 @@ int p2d_elf_build_id(Elf *elf, struct p2d_bid *bid) __hidden;
 int p2d_notes_build_id(const char *path, struct p2d_bid *bid) __hidden;
 bool p2d_bid_equal(const struct p2d_bid *recorded, const struct p2d_bid *file) __hidden;
 bool p2d_bid_parse(const char *hex, size_t len, struct p2d_bid *bid) __hidden;
-int p2d_bid_cache_open(const char *dir, const char *hex, char **path) __hidden;
+int p2d_bid_cache_open(const char *dir, const char *hex, const char *name,
+		       char **path) __hidden;
 
 #endif /* P2D_ELFID_H */

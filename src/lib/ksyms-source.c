@@ -195,7 +195,7 @@ static char *find_vmlinux(const struct p2d_ksyms_conf *conf, const struct p2d_bi
 	}
 	if (!conf->buildid_dir)
 		return NULL;
-	if (!fd_build_id(p2d_bid_cache_open(conf->buildid_dir, hex, &path), &bid) &&
+	if (!fd_build_id(p2d_bid_cache_open(conf->buildid_dir, hex, "elf", &path), &bid) &&
 	    p2d_bid_equal(kernel, &bid))
 		return path;
 	free(path);
