@@ -466,7 +466,17 @@ static int sink_round(void *ctx)
 	struct p2d_conv *cv = ctx;
 	int ret = p2d_conv_cancelled(cv);
 
-	return ret ? ret : p2d_reorder_round(cv->queue);
+	if (ret)
+		return ret;
+	/*
+	 * The pages keep each CPU apart: their events may be released later,
+	 * in bigger runs. Not those of perf2dat's own events (user frames,
+	 * unwinding: named in the order they leave), nor before the pages
+	 * exist (a loss then is only counted)
+	 */
+	if (cv->cpus && !cv->own_events)
+		return p2d_reorder_round_lazy(cv->queue);
+	return p2d_reorder_round(cv->queue);
 }
 
 /* A task's name, fork or exit, applied in time order through the side-band queue */

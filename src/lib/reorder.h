@@ -81,6 +81,7 @@ int p2d_reorder_add_side(struct p2d_reorder *q, const struct p2d_side *rec) __hi
 int p2d_reorder_add_untimed(struct p2d_reorder *q, uint32_t cpu, const void *data,
 			    uint32_t len) __hidden;
 int p2d_reorder_round(struct p2d_reorder *q) __hidden;
+int p2d_reorder_round_lazy(struct p2d_reorder *q) __hidden;
 int p2d_reorder_flush(struct p2d_reorder *q) __hidden;
 uint64_t p2d_reorder_late(const struct p2d_reorder *q) __hidden;
 
