@@ -273,27 +273,28 @@ int p2d_reorder_add(struct p2d_reorder *s, uint32_t cpu, uint64_t ts, const void
 }
 
 /**
- * p2d_reorder_add_many - queue events, one after the other
+ * p2d_reorder_add_tps - queue tracepoint samples, one after the other
  * @s: queue
- * @in: the events
+ * @t: the samples: @ts, @cpu (below P2D_MAX_CPUS), @raw and @len of each
  * @n: how many
  * @done: set to how many were queued (the index of the one that failed)
  *
- * As p2d_reorder_add() for each, in one loop.
+ * As p2d_reorder_add() for each, in one loop, read where the reader put
+ * them.
  *
  * Returns 0, or p2d_reorder_add()'s error for event *@done.
  */
-int p2d_reorder_add_many(struct p2d_reorder *s, const struct p2d_qin *in, size_t n,
-			 size_t *done)
+int p2d_reorder_add_tps(struct p2d_reorder *s, const struct p2d_tp_event *t, size_t n,
+			size_t *done)
 {
 	size_t i;
 	int ret = 0;
 
 	for (i = 0; i < n; i++) {
-		if (in[i].len & P2D_GROUP_FLAG)
+		if (t[i].len & P2D_GROUP_FLAG)
 			ret = -ERANGE;
 		else
-			ret = add_entry(s, in[i].cpu, in[i].ts, in[i].data, in[i].len, 0);
+			ret = add_entry(s, t[i].cpu, t[i].ts, t[i].raw, t[i].len, 0);
 		if (ret)
 			break;
 	}
