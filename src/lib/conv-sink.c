@@ -12,7 +12,6 @@
 #include "conv.h"
 
 #define CANCEL_EVERY	256	/* events between looks at &p2d_options cancel */
-#define P2D_TP_GATHER	64	/* events sink_tracepoints() queues at once */
 
 /**
  * p2d_conv_cancelled - has the caller asked to stop (&p2d_options cancel)?
@@ -386,12 +385,11 @@ static bool short_path(const struct p2d_conv *cv)
 	return cv->tracing && cv->resolved && !cv->swap_payload && !p2d_select_active(cv->select);
 }
 
-/* The events sink_tracepoints() gathered (those of @t), to the queue */
-static int queue_many(struct p2d_conv *cv, const struct p2d_tp_event *t, const struct p2d_qin *in,
-		      size_t n)
+/* Events sink_tracepoints() let through, @t[0 .. @n - 1], to the queue */
+static int queue_tps(struct p2d_conv *cv, const struct p2d_tp_event *t, size_t n)
 {
 	size_t done;
-	int ret = p2d_reorder_add_many(cv->queue, in, n, &done);
+	int ret = p2d_reorder_add_tps(cv->queue, t, n, &done);
 
 	if (ret)
 		return p2d_error(&cv->diag, t[done].off, ret, "queueing an event: %s",
@@ -401,23 +399,22 @@ static int queue_many(struct p2d_conv *cv, const struct p2d_tp_event *t, const s
 
 /*
  * Tracepoint samples in a row (p2d_rd_fast_samples()): as sink_event() for
- * each, with what is the same for all of them looked at once. An event the
- * short path does not cover (before the formats or the selection are
- * settled, with a selection, in another byte order, on a CPU out of range,
- * of an id without a format, or the one that looks at cancel) goes through
- * sink_event().
+ * each, with what is the same for all of them looked at once, and queued
+ * straight from @t. An event the short path does not cover (before the
+ * formats or the selection are settled, with a selection, in another byte
+ * order, on a CPU out of range, of an id without a format, or the one
+ * that looks at cancel) goes through sink_event().
  */
 static int sink_tracepoints(void *ctx, const struct p2d_tp_event *t, size_t n, bool swap)
 {
 	struct p2d_conv *cv = ctx;
 	bool fast = short_path(cv);
-	struct p2d_qin in[P2D_TP_GATHER];
 	struct p2d_event ev;
-	size_t i, k = 0;
+	size_t i, start = 0;
 	uint16_t id;
 	int ret;
 
-	/* in[] gathers the events t[i - k .. i - 1] */
+	/* t[start .. i - 1] take the short path */
 	for (i = 0; i < n; i++) {
 		const struct p2d_tp_event *e = &t[i];
 
@@ -426,29 +423,19 @@ static int sink_tracepoints(void *ctx, const struct p2d_tp_event *t, size_t n, b
 		    p2d_tracing_has_event(cv->tracing, (id = p2d_get16(e->raw, false)))) {
 			cv->events_read++;
 			payload_ksyms(cv, id, e->raw, e->len);
-			in[k].ts = e->ts;
-			in[k].data = e->raw;
-			in[k].len = e->len;
-			in[k].cpu = e->cpu;
-			if (++k == P2D_TP_GATHER) {
-				ret = queue_many(cv, e + 1 - k, in, k);
-				if (ret)
-					return ret;
-				k = 0;
-			}
 			continue;
 		}
 		/* the ones before it are queued first */
-		if (k && (ret = queue_many(cv, e - k, in, k)))
+		if (i > start && (ret = queue_tps(cv, t + start, i - start)))
 			return ret;
-		k = 0;
+		start = i + 1;
 		p2d_tp_to_event(e, swap, &ev);
 		ret = sink_event(cv, &ev);
 		if (ret)
 			return ret;
 		fast = short_path(cv);
 	}
-	return k ? queue_many(cv, t + n - k, in, k) : 0;
+	return n > start ? queue_tps(cv, t + start, n - start) : 0;
 }
 
 static int sink_lost(void *ctx, uint32_t cpu, uint64_t ts, uint64_t count)
@@ -466,7 +453,17 @@ static int sink_round(void *ctx)
 	struct p2d_conv *cv = ctx;
 	int ret = p2d_conv_cancelled(cv);
 
-	return ret ? ret : p2d_reorder_round(cv->queue);
+	if (ret)
+		return ret;
+	/*
+	 * The pages keep each CPU apart: their events may be released later,
+	 * in bigger runs. Not those of perf2dat's own events (user frames,
+	 * unwinding: named in the order they leave), nor before the pages
+	 * exist (a loss then is only counted)
+	 */
+	if (cv->cpus && !cv->own_events)
+		return p2d_reorder_round_lazy(cv->queue);
+	return p2d_reorder_round(cv->queue);
 }
 
 /* A task's name, fork or exit, applied in time order through the side-band queue */

@@ -202,6 +202,21 @@ static int deliver(struct p2d_reader *r, uint32_t n)
 	return 0;
 }
 
+/*
+ * A FINISHED_ROUND among the samples: as p2d_rd_dispatch() gives it, after
+ * the @n batched before it
+ */
+static __attribute__((noinline)) int round_between(struct p2d_reader *r, uint32_t n)
+{
+	int ret = n ? deliver(r, n) : 0;
+
+	if (ret)
+		return ret;
+	r->records++;
+	r->rec_count[P2D_REC_FINISHED_ROUND]++;
+	return r->sink->ops->round(r->sink->ctx);
+}
+
 /* p2d_rd_fast_samples() for a byte order (@swap, a constant) */
 static inline __attribute__((always_inline)) int fast_samples(struct p2d_reader *r,
 							       const uint8_t *p, size_t len,
@@ -209,7 +224,7 @@ static inline __attribute__((always_inline)) int fast_samples(struct p2d_reader 
 							       size_t *used, const bool swap)
 {
 	size_t done = 0, run = 0;
-	uint32_t n = 0, size, raw;
+	uint32_t n = 0, size, raw, type;
 	int ret = 0;
 
 	*used = 0;
@@ -221,8 +236,17 @@ static inline __attribute__((always_inline)) int fast_samples(struct p2d_reader 
 		struct p2d_attr *a;
 
 		size = p2d_get16(h + 6, swap);
-		if (p2d_get32(h, swap) != PERF_RECORD_SAMPLE || size < 8 || size > len - done)
-			break;
+		type = p2d_get32(h, swap);
+		if (__builtin_expect(type != PERF_RECORD_SAMPLE || size < 8 || size > len - done, 0)) {
+			if (type != P2D_REC_FINISHED_ROUND || size != 8)
+				break;
+			ret = round_between(r, n);
+			n = 0;
+			done += size;
+			if (ret)
+				break;
+			continue;
+		}
 		a = sample_attr_at(r, h, size, swap);
 		if (!a || !a->tp_fast || (uint32_t)a->off_raw + 4 > size - 8)
 			break;
@@ -276,7 +300,9 @@ static inline __attribute__((always_inline)) int fast_samples(struct p2d_reader 
  * The common record, a sample of a tracepoint whose fields sit at fixed
  * offsets (&p2d_attr fixed) and that has a time and a CPU, read without the
  * record loop's general path and handed to the sink in batches: the same
- * events, in the same order, as rec_sample() gives. It stops at the first
+ * events, in the same order, as rec_sample() gives. The FINISHED_ROUND
+ * records between them (a few events apart in some recordings) go to the
+ * sink here too, as rec_round() gives them. It stops at the first
  * record that is anything else (or is cut, or malformed), which the record
  * loop then reads as before.
  *

@@ -55,6 +55,8 @@ struct p2d_reorder {
 	uint64_t	cur_max;
 	uint64_t	prev_max;
 	bool		have_prev;
+	bool		pending;	/* a release up to @pend_limit is owed */
+	uint64_t	pend_limit;
 	size_t		bytes;
 	uint64_t	late;
 	struct chunk	*all;

@@ -46,6 +46,8 @@
 
 #include "reorder-local.h"
 
+#define DEFER_BYTES	(64u << 10)	/* queued before an owed release is made */
+
 /**
  * p2d_reorder_new - create a reorder queue
  * @emit: receives events in per-CPU time order
@@ -248,6 +250,7 @@ static inline int insert(struct cpuq *q, uint64_t ts, uint64_t off, uint32_t len
 static inline __attribute__((always_inline)) int add_entry(struct p2d_reorder *s, uint32_t cpu,
 							   uint64_t ts, const void *data,
 							   uint32_t len, uint64_t lost);
+static int flush_pending(struct p2d_reorder *s);
 
 
 /**
@@ -270,27 +273,28 @@ int p2d_reorder_add(struct p2d_reorder *s, uint32_t cpu, uint64_t ts, const void
 }
 
 /**
- * p2d_reorder_add_many - queue events, one after the other
+ * p2d_reorder_add_tps - queue tracepoint samples, one after the other
  * @s: queue
- * @in: the events
+ * @t: the samples: @ts, @cpu (below P2D_MAX_CPUS), @raw and @len of each
  * @n: how many
  * @done: set to how many were queued (the index of the one that failed)
  *
- * As p2d_reorder_add() for each, in one loop.
+ * As p2d_reorder_add() for each, in one loop, read where the reader put
+ * them.
  *
  * Returns 0, or p2d_reorder_add()'s error for event *@done.
  */
-int p2d_reorder_add_many(struct p2d_reorder *s, const struct p2d_qin *in, size_t n,
-			 size_t *done)
+int p2d_reorder_add_tps(struct p2d_reorder *s, const struct p2d_tp_event *t, size_t n,
+			size_t *done)
 {
 	size_t i;
 	int ret = 0;
 
 	for (i = 0; i < n; i++) {
-		if (in[i].len & P2D_GROUP_FLAG)
+		if (t[i].len & P2D_GROUP_FLAG)
 			ret = -ERANGE;
 		else
-			ret = add_entry(s, in[i].cpu, in[i].ts, in[i].data, in[i].len, 0);
+			ret = add_entry(s, t[i].cpu, t[i].ts, t[i].raw, t[i].len, 0);
 		if (ret)
 			break;
 	}
@@ -356,8 +360,12 @@ int p2d_reorder_add_untimed(struct p2d_reorder *s, uint32_t cpu, const void *dat
 {
 	struct cpuq *q = cpu < s->top ? &s->q[cpu] : get_queue(s, cpu);
 
+	int ret;
+
 	if (!q)
 		return cpu >= P2D_MAX_CPUS ? -ERANGE : -ENOMEM;
+	if (s->pending && (ret = flush_pending(s)))
+		return ret;
 	if (s->ut_placed)
 		return add_entry(s, cpu, q->emitted && q->emitted_ts > s->ut_ts ? q->emitted_ts :
 				 s->ut_ts, data, len, 0);
@@ -379,7 +387,10 @@ int p2d_reorder_add_side(struct p2d_reorder *s, const struct p2d_side *rec)
 {
 	struct sideq *q = &s->side;
 	size_t lo, hi, mid;
+	int ret;
 
+	if (s->pending && rec->ts <= s->pend_limit && (ret = flush_pending(s)))
+		return ret;
 	if (!rec->ts)
 		return s->emit_side(s->ctx, rec);
 	if (q->n == q->cap && grow((void **)&q->e, &q->cap, q->n + 1, sizeof(*q->e)))
@@ -583,6 +594,11 @@ static __attribute__((noinline)) int over_cap(struct p2d_reorder *s)
 {
 	int ret;
 
+	if (s->pending) {
+		ret = flush_pending(s);
+		if (ret || s->bytes <= P2D_QUEUE_CAP)
+			return ret;
+	}
 	if (s->have_prev) {
 		ret = flush_upto(s, s->prev_max);
 		if (ret || s->bytes <= P2D_QUEUE_CAP / 2)
@@ -606,6 +622,8 @@ static inline __attribute__((always_inline)) int add_entry(struct p2d_reorder *s
 
 	if (!q)
 		return cpu >= P2D_MAX_CPUS ? -ERANGE : -ENOMEM;
+	if (s->pending && ts <= s->pend_limit && (ret = flush_pending(s)))
+		return ret;
 	if (q->emitted && ts < q->emitted_ts) {
 		/* a loss can still be shown where we are; an event cannot */
 		if (data) {
@@ -630,6 +648,13 @@ static inline __attribute__((always_inline)) int add_entry(struct p2d_reorder *s
 	return over_cap(s);
 }
 
+/* Release what the rounds passed so far owe (p2d_reorder_round_lazy()) */
+static int flush_pending(struct p2d_reorder *s)
+{
+	s->pending = false;
+	return flush_upto(s, s->pend_limit);
+}
+
 /**
  * p2d_reorder_round - a FINISHED_ROUND record was read
  * @s: queue
@@ -640,10 +665,42 @@ static inline __attribute__((always_inline)) int add_entry(struct p2d_reorder *s
  */
 int p2d_reorder_round(struct p2d_reorder *s)
 {
+	int ret = s->pending ? flush_pending(s) : 0;
+
+	if (!ret && s->have_prev)
+		ret = flush_upto(s, s->prev_max);
+	s->prev_max = s->cur_max;
+	s->have_prev = true;
+	return ret;
+}
+
+/**
+ * p2d_reorder_round_lazy - p2d_reorder_round(), the release perhaps later
+ * @s: queue
+ *
+ * Rounds of a few events each cost more to release one by one than their
+ * events do (bench/real's syscalls mix: 10 events a round): the release is
+ * owed until DEFER_BYTES are queued, and made at once before anything
+ * could tell the difference: an event, loss or side-band record at or
+ * before the time owed, an event without a time, the queue's cap, the end.
+ * The emit callbacks then get each CPU's events, and the side-band records
+ * between them, as p2d_reorder_round() would have given them; only the
+ * order across CPUs between two side-band records may differ: for
+ * consumers that keep each CPU apart.
+ *
+ * Returns 0 or the emit callback's error.
+ */
+int p2d_reorder_round_lazy(struct p2d_reorder *s)
+{
 	int ret = 0;
 
-	if (s->have_prev)
-		ret = flush_upto(s, s->prev_max);
+	if (s->have_prev) {
+		s->pend_limit = s->prev_max;	/* never less than the one owed */
+		s->pending = true;
+		/* events without a time get theirs at the first release */
+		if (s->bytes >= DEFER_BYTES || (s->ut_n && !s->ut_placed))
+			ret = flush_pending(s);
+	}
 	s->prev_max = s->cur_max;
 	s->have_prev = true;
 	return ret;
@@ -657,5 +714,7 @@ int p2d_reorder_round(struct p2d_reorder *s)
  */
 int p2d_reorder_flush(struct p2d_reorder *s)
 {
-	return flush_upto(s, UINT64_MAX);
+	int ret = s->pending ? flush_pending(s) : 0;
+
+	return ret ? ret : flush_upto(s, UINT64_MAX);
 }

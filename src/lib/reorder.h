@@ -51,20 +51,6 @@ typedef int (*p2d_emit_run_fn)(void *ctx, uint32_t cpu, const struct p2d_qentry 
  */
 typedef int (*p2d_side_fn)(void *ctx, const struct p2d_side *rec);
 
-/**
- * struct p2d_qin - an event to queue (p2d_reorder_add_many())
- * @ts: timestamp
- * @data: payload, copied
- * @len: payload bytes
- * @cpu: CPU (below P2D_MAX_CPUS)
- */
-struct p2d_qin {
-	uint64_t	ts;
-	const void	*data;
-	uint32_t	len;
-	uint32_t	cpu;
-};
-
 struct p2d_reorder;
 
 struct p2d_reorder *p2d_reorder_new(p2d_emit_fn emit, p2d_side_fn emit_side, void *ctx) __hidden;
@@ -72,8 +58,8 @@ void p2d_reorder_free(struct p2d_reorder *q) __hidden;
 void p2d_reorder_set_run(struct p2d_reorder *q, p2d_emit_run_fn emit_run) __hidden;
 int p2d_reorder_add(struct p2d_reorder *q, uint32_t cpu, uint64_t ts, const void *data,
 		    uint32_t len) __hidden;
-int p2d_reorder_add_many(struct p2d_reorder *q, const struct p2d_qin *in, size_t n,
-			 size_t *done) __hidden;
+int p2d_reorder_add_tps(struct p2d_reorder *q, const struct p2d_tp_event *t, size_t n,
+			size_t *done) __hidden;
 int p2d_reorder_add_group(struct p2d_reorder *q, uint32_t cpu, uint64_t ts, const void *data,
 			  uint32_t len, uint32_t nr_events) __hidden;
 int p2d_reorder_add_lost(struct p2d_reorder *q, uint32_t cpu, uint64_t ts, uint64_t count) __hidden;
@@ -81,6 +67,7 @@ int p2d_reorder_add_side(struct p2d_reorder *q, const struct p2d_side *rec) __hi
 int p2d_reorder_add_untimed(struct p2d_reorder *q, uint32_t cpu, const void *data,
 			    uint32_t len) __hidden;
 int p2d_reorder_round(struct p2d_reorder *q) __hidden;
+int p2d_reorder_round_lazy(struct p2d_reorder *q) __hidden;
 int p2d_reorder_flush(struct p2d_reorder *q) __hidden;
 uint64_t p2d_reorder_late(const struct p2d_reorder *q) __hidden;
 

@@ -4,7 +4,7 @@
  * (release up to the newest time of the previous round), stability for
  * equal timestamps, late events, lost marks, the memory cap, and the
  * side-band queue (one time order across CPUs, records without a time at
- * once).
+ * once), and rounds released later (p2d_reorder_round_lazy()).
  */
 #include <stdlib.h>
 
@@ -205,6 +205,122 @@ static void test_side(void)
 	p2d_reorder_free(s);
 }
 
+/* One log of what leaves the queue: events (cpu, time, tag) and side-band records */
+struct logent {
+	uint32_t	cpu;		/* UINT32_MAX: a side-band record */
+	uint64_t	ts;
+	uint64_t	len;
+	uint8_t		tag;
+};
+
+static struct logent lazy_log[2][4096];
+static int lazy_n[2];
+static int lazy_run;
+
+static int lazy_ev(void *ctx, uint32_t cpu, uint64_t ts, const uint8_t *data, uint64_t len)
+{
+	struct logent *e = &lazy_log[lazy_run][lazy_n[lazy_run]++];
+
+	e->cpu = cpu;
+	e->ts = ts;
+	e->len = data ? len : len | 1ull << 40;
+	e->tag = data ? data[0] : 0;
+	return 0;
+}
+
+static int lazy_side(void *ctx, const struct p2d_side *rec)
+{
+	struct logent *e = &lazy_log[lazy_run][lazy_n[lazy_run]++];
+
+	e->cpu = UINT32_MAX;
+	e->ts = rec->ts;
+	e->len = rec->tid;
+	e->tag = 0;
+	return 0;
+}
+
+/* The same operations, with rounds released at once (0) or perhaps later (1) */
+static uint64_t lazy_play(int run, bool *deferred)
+{
+	struct p2d_reorder *s = p2d_reorder_new(lazy_ev, lazy_side, NULL);
+	uint32_t seed = 12345, r, cpu;
+	uint64_t t = 100, late;
+	struct p2d_side rec;
+	uint8_t ev[16];
+	int i, before;
+
+	lazy_run = run;
+	lazy_n[run] = 0;
+	for (i = 0; i < 3000; i++) {
+		seed = seed * 1103515245 + 12345;
+		r = seed >> 8;
+		cpu = r & 1;
+		t += r % 7;
+		memset(ev, 0, sizeof(ev));
+		ev[0] = (uint8_t)i;
+		switch ((r >> 4) % 16) {
+		case 0:	/* a round */
+			before = lazy_n[run];
+			CHECK_EQ(run ? p2d_reorder_round_lazy(s) : p2d_reorder_round(s), 0);
+			if (run && lazy_n[run] == before && i > 100)
+				*deferred = true;
+			break;
+		case 1:	/* a side-band record, sometimes without a time or in the past */
+			memset(&rec, 0, sizeof(rec));
+			rec.kind = P2D_SIDE_COMM;
+			rec.tid = (uint32_t)i;
+			rec.ts = r & 256 ? 0 : r & 512 ? t - r % 200 : t;
+			CHECK_EQ(p2d_reorder_add_side(s, &rec), 0);
+			break;
+		case 2:	/* a loss */
+			CHECK_EQ(p2d_reorder_add_lost(s, cpu, t - r % 50, 1 + r % 3), 0);
+			break;
+		case 3:	/* an event well in the past: late, or queued before others */
+			CHECK_EQ(p2d_reorder_add(s, cpu, t > 300 ? t - 300 + r % 100 : t, ev,
+						 sizeof(ev)), 0);
+			break;
+		default:	/* two streams a CPU, a little out of order */
+			CHECK_EQ(p2d_reorder_add(s, cpu, t - r % 30, ev, sizeof(ev)), 0);
+			break;
+		}
+	}
+	CHECK_EQ(p2d_reorder_flush(s), 0);
+	late = p2d_reorder_late(s);
+	p2d_reorder_free(s);
+	return late;
+}
+
+/* Each CPU's events and the side-band records between them: as with p2d_reorder_round() */
+static void test_lazy(void)
+{
+	bool deferred = false;
+	uint64_t late0 = lazy_play(0, &deferred), late1 = lazy_play(1, &deferred);
+	const struct logent *a, *b;
+	uint32_t cpu;
+	int i, j;
+
+	CHECK(deferred);
+	CHECK_EQ(late0, late1);
+	CHECK(late0 > 0);
+	CHECK_EQ(lazy_n[0], lazy_n[1]);
+	for (cpu = 0; cpu < 2; cpu++) {
+		for (i = j = 0;; i++, j++) {
+			while (i < lazy_n[0] && lazy_log[0][i].cpu != cpu &&
+			       lazy_log[0][i].cpu != UINT32_MAX)
+				i++;
+			while (j < lazy_n[1] && lazy_log[1][j].cpu != cpu &&
+			       lazy_log[1][j].cpu != UINT32_MAX)
+				j++;
+			if (i == lazy_n[0] || j == lazy_n[1])
+				break;
+			a = &lazy_log[0][i];
+			b = &lazy_log[1][j];
+			CHECK(a->cpu == b->cpu && a->ts == b->ts && a->len == b->len && a->tag == b->tag);
+		}
+		CHECK(i == lazy_n[0] && j == lazy_n[1]);
+	}
+}
+
 int main(void)
 {
 	test_rounds();
@@ -212,5 +328,6 @@ int main(void)
 	test_late_and_lost();
 	test_cap();
 	test_side();
+	test_lazy();
 	return unit_done("unit-sort");
 }
