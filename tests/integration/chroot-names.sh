@@ -88,7 +88,7 @@ compare() {
 	"$TRACE_CMD" report -t "$tmp/$1.dat" > "$tmp/$1.report" 2> /dev/null ||
 		fail "$1: trace-cmd report"
 	# perf names the program's own functions from the root's debug file
-	for fn in leaf_local outer_global_alias; do
+	for fn in leaf_local outer_global; do
 		grep -q " $fn (.*p2dchroot/prog)$" "$tmp/$1.perf" ||
 			fail "$1: perf script names no frame $fn: $(grep -m 3 p2dchroot "$tmp/$1.perf")"
 	done
