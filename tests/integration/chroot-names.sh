@@ -97,7 +97,7 @@ compare() {
 }
 
 # 1. a process in the root before the recording
-chroot "$root" /p2dchroot/prog 60 &
+chroot "$root" /p2dchroot/prog 600 &
 pid=$!
 pids="$pids $pid"
 sleep 0.5
@@ -107,12 +107,19 @@ compare before
 
 # 2. a process started in the root during the recording (it outlives perf record)
 timeout 60 "$PERF_REAL" record -q -g -F 2000 -o "$tmp/during.data" -- \
-	sh -c "chroot '$root' /p2dchroot/prog 60 & echo \$! > '$tmp/during.pid'; sleep 1" \
+	sh -c "chroot '$root' /p2dchroot/prog 600 & echo \$! > '$tmp/during.pid'; sleep 1" \
 	> "$tmp/record.log" 2>&1 < /dev/null || fail "perf record: $(tail -n 1 "$tmp/record.log")"
 pids="$pids $(cat "$tmp/during.pid")"
 "$PERF_REAL" script -f -i "$tmp/during.data" --show-mmap-events 2> /dev/null |
 	grep -q 'MMAP2.* /p2dchroot/prog$' || fail "during: no mapping of /p2dchroot/prog"
 compare during
+
+# the processes must still run (perf2dat reads their roots): killed on the way out
+alive() {
+	for p in $pids; do
+		kill -0 "$p" 2> /dev/null || fail "$1: process $p no longer runs"
+	done
+}
 
 # 3. the root's debug file of another build: none of the program's functions named
 sed 's/sink += (unsigned long)i \* 7;/sink += (unsigned long)i * 9;/' "$DATA/usyms/chrooted.c" \
@@ -121,6 +128,7 @@ gcc -O1 -g -fno-omit-frame-pointer -o "$tmp/other" "$tmp/other.c" || fail "gcc o
 [ "$(build_id "$tmp/other")" != "$bid" ] || fail "the rebuilt program has the same build id"
 objcopy --only-keep-debug "$tmp/other" "$root$dbg" || fail "objcopy other"
 for label in before during; do
+	alive "other build"
 	"$PERF2DAT" -q -f "$tmp/$label.data" -o "$tmp/other.dat" 2> "$tmp/err" ||
 		fail "other build, $label: $(cat "$tmp/err")"
 	"$TRACE_CMD" report -t "$tmp/other.dat" > "$tmp/other.report" 2> /dev/null ||
@@ -135,6 +143,7 @@ echo "another build's debug file in the root: none of the program's frames named
 # 4. a FIFO in its place: refused, the conversion ends
 rm -f "$root$dbg"
 mkfifo "$root$dbg" || fail "mkfifo"
+alive "a FIFO in the root"
 timeout 30 "$PERF2DAT" -f "$tmp/before.data" -o "$tmp/fifo.dat" > /dev/null 2> "$tmp/err" ||
 	fail "a FIFO in the root: $? $(cat "$tmp/err")"
 [ "$(grep -c "warning: $root$dbg: .*not a regular file\|warning: .*$dbg.*FIFO" "$tmp/err")" = 1 ] ||
