@@ -235,6 +235,7 @@ int p2d_conv_emit_side(void *ctx, const struct p2d_side *rec)
 		map.end = rec->start + rec->len < rec->start ? UINT64_MAX : rec->start + rec->len;
 		map.pgoff = rec->pgoff;
 		map.dso = rec->object;
+		p2d_dsos_mapped(cv->dsos, rec->object, rec->pid);
 		ret = p2d_maps_mmap(cv->maps, rec->pid, &map);
 		if (ret == -ENOSPC && !cv->maps_warned) {
 			p2d_warn(&cv->diag, P2D_NO_OFFSET, "too many process mappings: the rest are"

@@ -10,6 +10,14 @@
  * in its .debug directory and under /usr/lib/debug; a debug file must have
  * the file's build id. Every file is opened through p2d_open_named().
  *
+ * A process in a chroot records the paths it sees, under its own root. As
+ * perf does (filename_with_chroot(), since 5.18), a path of the file or of
+ * /usr/lib/debug/.build-id that is not on this host at all is looked for
+ * under the root directory of the file's process (/proc/PID/root, read now:
+ * only while that process runs, a link that is not "/"), with the file's
+ * build id known and checked as always; never with --symfs (the recording
+ * is of another machine, whose process ids mean nothing here).
+ *
  * The vDSO ("[vdso]") is in no file: perf record keeps a copy of it in
  * the build-id cache (.build-id/xx/yyyy/vdso), and that copy is the only
  * one perf reads for a vDSO the recording gives the build id of: the
@@ -29,11 +37,33 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "dso.h"
 #include "elfid.h"
 #include "named-file.h"
+
+/*
+ * The root directory of process @pid, when it is in a chroot: perf's
+ * filename_with_chroot() rule (not "/", not deleted). malloc()ed, or NULL
+ */
+static char *chroot_of(const struct p2d_dso_conf *conf, uint32_t pid)
+{
+	char link[32], buf[4096];
+	ssize_t n;
+
+	if (!pid || (conf->symfs && *conf->symfs))
+		return NULL;
+	snprintf(link, sizeof(link), "/proc/%u/root", pid);
+	n = readlink(link, buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	if (buf[0] != '/' || !strcmp(buf, "/") || strstr(buf, "(deleted)"))
+		return NULL;
+	return strdup(buf);
+}
 
 /* Open a file the recording leads to: a regular file, or a warning and a negative errno */
 static int open_file(const struct p2d_dso_conf *conf, const char *path)
@@ -140,6 +170,8 @@ int p2d_dso_open(const struct p2d_dso_conf *conf, const struct p2d_dso *d, int m
 	struct p2d_bid bid = { .size = 0 };
 	int fd = -ENOENT, missing = -ENOENT;
 	bool vdso = !strcmp(d->file, "[vdso]");
+	bool absent = false;
+	char *root;
 
 	*path = NULL;
 	if (d->id_size) {
@@ -152,6 +184,7 @@ int p2d_dso_open(const struct p2d_dso_conf *conf, const struct p2d_dso *d, int m
 			return fd;
 		if (fd == -ENOEXEC)
 			missing = -ESTALE;	/* another build is there */
+		absent = fd == -ENOENT;
 	}
 	if (!bid.size)
 		return missing;
@@ -166,6 +199,13 @@ int p2d_dso_open(const struct p2d_dso_conf *conf, const struct p2d_dso *d, int m
 	}
 	if (vdso)
 		return missing;	/* only perf's copy: see above */
+	/* perf's SYSTEM_PATH_DSO, after its build-id cache: the process's root */
+	if (absent && (root = chroot_of(conf, d->root_pid))) {
+		fd = try_path(conf, p2d_path_under(root, d->file), machine, &bid, path);
+		free(root);
+		if (fd >= 0)
+			return fd;
+	}
 	fd = fetched(conf, P2D_FETCH_EXECUTABLE, &bid, machine, path);
 	return fd == -ENOENT ? missing : fd;
 }
@@ -230,6 +270,10 @@ static int from_debuglink(const struct p2d_dso_conf *conf, const char *file, con
  *	to a file perf would take too)
  * @file: the file's recorded path, or NULL
  * @elf: the file, for its .gnu_debuglink, or NULL
+ * @root_pid: the file's process (&p2d_dso root_pid): where
+ *	/usr/lib/debug/.build-id has no such file, it is looked for under the
+ *	root directory of this process if it runs in a chroot, as perf does;
+ *	0: not
  * @path: set to the debug file's path (malloc()ed) on success
  *
  * Returns a read-only descriptor, or a negative errno (-ENOENT: none here).
@@ -237,9 +281,9 @@ static int from_debuglink(const struct p2d_dso_conf *conf, const char *file, con
  * @conf says so and @bid is known (dso-fetch.c).
  */
 int p2d_dso_debug_open(const struct p2d_dso_conf *conf, const struct p2d_bid *bid,
-		       const char *file, Elf *elf, char **path)
+		       const char *file, Elf *elf, uint32_t root_pid, char **path)
 {
-	char hex[2 * P2D_BUILD_ID_MAX + 1], *rel;
+	char hex[2 * P2D_BUILD_ID_MAX + 1], *rel, *root;
 	const char *link;
 	int fd;
 
@@ -256,6 +300,11 @@ int p2d_dso_debug_open(const struct p2d_dso_conf *conf, const struct p2d_bid *bi
 		if (asprintf(&rel, "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2) < 0)
 			return -ENOMEM;
 		fd = try_path(conf, p2d_path_under(conf->symfs, rel), 0, bid, path);
+		/* perf's BUILDID_DEBUGINFO, not on this host: the process's root */
+		if (fd == -ENOENT && (root = chroot_of(conf, root_pid))) {
+			fd = try_path(conf, p2d_path_under(root, rel), 0, bid, path);
+			free(root);
+		}
 		free(rel);
 		if (fd >= 0)
 			return fd;

@@ -221,6 +221,36 @@ int p2d_dsos_build_id(struct p2d_dsos *t, const char *file, const uint8_t *id, u
 }
 
 /**
+ * p2d_dsos_mapped - process @pid mapped file @index (in time order)
+ * @t: the table
+ * @index: from p2d_dsos_get()
+ * @pid: the process
+ *
+ * As perf's map__new() gives the file the mapping thread's namespace
+ * information (its pid): @pid is then whose root the file is looked for
+ * under (dso-file.c), until p2d_dsos_keep_root().
+ */
+void p2d_dsos_mapped(struct p2d_dsos *t, uint32_t index, uint32_t pid)
+{
+	if (index < t->nr && !t->e[index].dso.root_kept)
+		t->e[index].dso.root_pid = pid;
+}
+
+/**
+ * p2d_dsos_keep_root - a frame of file @index is named: its root process stays
+ * @t: the table
+ * @index: from p2d_dsos_get()
+ *
+ * perf reads a file's symbols once, when a sample first resolves into it,
+ * with the process its latest mapping gave it then.
+ */
+void p2d_dsos_keep_root(struct p2d_dsos *t, uint32_t index)
+{
+	if (index < t->nr)
+		t->e[index].dso.root_kept = true;
+}
+
+/**
  * p2d_dsos_at - a file by its index
  * @t: the table
  * @index: from p2d_dsos_get()

@@ -22,11 +22,19 @@
  * @file: its name as recorded, NUL-terminated
  * @id: its build id, when @id_size is not 0
  * @id_size: bytes of @id
+ * @root_pid: the process whose root directory (a chroot) holds the paths
+ *	perf looks for the file and its debug file at, where they are not
+ *	on this host: perf's dso->nsinfo, the process of the file's latest
+ *	mapping (0: none), kept once @root_kept is set (perf reads the file's
+ *	symbols when a sample first resolves into it)
+ * @root_kept: @root_pid no longer changes
  */
 struct p2d_dso {
 	const char	*file;
 	uint8_t		id[P2D_BUILD_ID_MAX];
 	uint8_t		id_size;
+	bool		root_kept;
+	uint32_t	root_pid;
 };
 
 struct p2d_dsos;
@@ -37,6 +45,8 @@ int p2d_dsos_get(struct p2d_dsos *t, const char *file, const uint8_t *id, uint8_
 		 uint32_t *index) __hidden;
 int p2d_dsos_build_id(struct p2d_dsos *t, const char *file, const uint8_t *id,
 		      uint8_t id_size) __hidden;
+void p2d_dsos_mapped(struct p2d_dsos *t, uint32_t index, uint32_t pid) __hidden;
+void p2d_dsos_keep_root(struct p2d_dsos *t, uint32_t index) __hidden;
 const struct p2d_dso *p2d_dsos_at(const struct p2d_dsos *t, uint32_t index) __hidden;
 uint32_t p2d_dsos_nr(const struct p2d_dsos *t) __hidden;
 void p2d_build_id_hex(const uint8_t *id, uint8_t size, char *out) __hidden;
@@ -61,7 +71,7 @@ struct p2d_dso_conf {
 int p2d_dso_open(const struct p2d_dso_conf *conf, const struct p2d_dso *d, int machine,
 		 char **path) __hidden;
 int p2d_dso_debug_open(const struct p2d_dso_conf *conf, const struct p2d_bid *bid,
-		       const char *file, Elf *elf, char **path) __hidden;
+		       const char *file, Elf *elf, uint32_t root_pid, char **path) __hidden;
 
 /* What is fetched of a build id (dso-fetch.c) */
 enum p2d_fetch_kind {

@@ -252,7 +252,7 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 		return -1;
 	memcpy(bid.id, bits, (size_t)len);
 	bid.size = (uint8_t)len;
-	return p2d_dso_debug_open(&u->files, &bid, NULL, NULL, debuginfo_file_name);
+	return p2d_dso_debug_open(&u->files, &bid, NULL, NULL, 0, debuginfo_file_name);
 }
 
 /* ------------------------------------------------------------------------ */

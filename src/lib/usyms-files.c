@@ -146,7 +146,7 @@ static void find(const struct p2d_dso_conf *files, const struct p2d_dso *d, int 
 	} else {
 		p2d_elf_build_id(nf->elf, &bid);
 	}
-	nf->dfd = p2d_dso_debug_open(files, &bid, d->file, nf->elf, &dpath);
+	nf->dfd = p2d_dso_debug_open(files, &bid, d->file, nf->elf, d->root_pid, &dpath);
 	if (nf->dfd >= 0)
 		nf->debug = elf_begin(nf->dfd, cmd, NULL);
 out:

@@ -57,7 +57,7 @@ struct claim {
 
 struct p2d_usyms {
 	struct p2d_dso_conf	files;
-	const struct p2d_dsos	*dsos;
+	struct p2d_dsos		*dsos;
 	int			machine;
 	uint64_t		*threads;	/* tid << 32 | pid, open addressing by tid */
 	uint32_t		threads_size;	/* a power of two */
@@ -76,11 +76,12 @@ struct p2d_usyms {
 /**
  * p2d_usyms_new - start gathering user addresses
  * @files: where the mapped files are looked for (copied; its strings must stay)
- * @dsos: the mapped files (kept)
+ * @dsos: the mapped files (kept; a file's root process stays from its first
+ *	claimed address, p2d_dsos_keep_root())
  *
  * Returns the state, or NULL when out of memory.
  */
-struct p2d_usyms *p2d_usyms_new(const struct p2d_dso_conf *files, const struct p2d_dsos *dsos)
+struct p2d_usyms *p2d_usyms_new(const struct p2d_dso_conf *files, struct p2d_dsos *dsos)
 {
 	struct p2d_usyms *u = calloc(1, sizeof(*u));
 
@@ -180,6 +181,7 @@ int p2d_usyms_add(struct p2d_usyms *u, const struct p2d_maps *maps, uint32_t pid
 	if (map) {
 		dso = map->dso;
 		base = map->start - map->pgoff;
+		p2d_dsos_keep_root(u->dsos, dso);
 		d = p2d_dsos_at(u->dsos, dso);
 		/* JIT code: a process's own, named by its /tmp/perf-PID.map */
 		if (d && p2d_jitmap_is_anon(d->file)) {

@@ -37,7 +37,7 @@ struct p2d_usyms_out {
 struct p2d_usyms;
 
 struct p2d_usyms *p2d_usyms_new(const struct p2d_dso_conf *files,
-				 const struct p2d_dsos *dsos) __hidden;
+				 struct p2d_dsos *dsos) __hidden;
 void p2d_usyms_free(struct p2d_usyms *u) __hidden;
 void p2d_usyms_ahead(struct p2d_usyms *u, int machine) __hidden;
 int p2d_usyms_thread(struct p2d_usyms *u, uint32_t tid, uint32_t pid) __hidden;
