@@ -197,8 +197,8 @@ static int entries(struct plt *p, Elf *elf, enum p2d_plt_rule rule, const GElf_S
 	for (i = 0; !ret && i < n; i++, off += size) {
 		const char *name = entry_name(elf, syms, strndx, &r[i]);
 
-		if (name)
-			ret = add(p, off, size, name, "@plt");
+		/* perf's symbol there, unnamed here, still overlaps another */
+		ret = add(p, off, size, name ? name : "", name ? "@plt" : "");
 	}
 	free(r);
 	return ret;
@@ -213,7 +213,8 @@ static int by_start(const void *x, const void *y)
 
 /*
  * Add the entries to @t: a symbol of @t an entry overlaps ends at the first
- * such entry's start (nothing left of it: gone), and those entries go
+ * such entry's start (nothing left of it: gone), and those entries go, as
+ * do the entries named nothing ("") once they have cut such a symbol
  */
 static int merge(struct p2d_esyms *t, struct plt *p)
 {
@@ -238,6 +239,9 @@ static int merge(struct p2d_esyms *t, struct plt *p)
 		if (cut < y->end)
 			y->end = cut > y->start ? cut : y->start;
 	}
+	for (j = 0; j < p->nr; j++)
+		if (!p->names[p->e[j].name])
+			p->e[j].end = p->e[j].start;	/* named nothing */
 	for (j = k = 0; j < p->nr; j++)
 		if (p->e[j].end > p->e[j].start)
 			k++;
