@@ -3,9 +3,11 @@
 #
 # Frames in a program's procedure linkage table under perf's names, never
 # another: tests/data/usyms/plt.c calls abs() and strlen() through the PLT
-# in a loop. Built here with gcc as a PIE, with .plt.sec (-fcf-protection
-# -z ibtplt, where the linker makes one), non-PIE, with -z now; each also
-# stripped, its symbols then only in a debug file next to it
+# in a loop (some 2% of its samples in the stubs: perf 6.1's frames there
+# are left numbers, which the 99% of user-names.py allows). Built here
+# with gcc as a PIE, with .plt.sec (-fcf-protection -z ibtplt, where the
+# linker makes one), non-PIE, with -z now; each also stripped, its
+# symbols then only in a debug file next to it
 # (.gnu_debuglink). Each is recorded with perf record -g (the PIE also with
 # --call-graph dwarf), converted with no option, and
 # tests/tools/user-names.py compares perf script's user frames with
@@ -59,10 +61,10 @@ else
 	echo "$name: no .plt.sec here (-z ibtplt)"
 fi
 
-check() {	# check NAME PROGRAM PERF-RECORD-OPTIONS...
-	n=$1 p=$2
-	shift 2
-	timeout 120 "$PERF_REAL" record -q "$@" -o "$tmp/$n.data" "$tmp/$p" 1 \
+check() {	# check NAME PROGRAM MILLIONS PERF-RECORD-OPTIONS...
+	n=$1 p=$2 m=$3
+	shift 3
+	timeout 300 "$PERF_REAL" record -q "$@" -o "$tmp/$n.data" "$tmp/$p" "$m" \
 		> "$tmp/record.log" 2>&1 || fail "$n: perf record: $(tail -n 1 "$tmp/record.log")"
 	"$PERF2DAT" -q -f "$tmp/$n.data" -o "$tmp/$n.dat" 2> "$tmp/err" || fail "$n: $(cat "$tmp/err")"
 	"$TRACE_CMD" report -t "$tmp/$n.dat" > "$tmp/$n.report" 2> /dev/null ||
@@ -83,8 +85,8 @@ check() {	# check NAME PROGRAM PERF-RECORD-OPTIONS...
 }
 total=0
 for p in $progs; do
-	check "$p" "$p" -g -F 4000
+	check "$p" "$p" 100 -g -F 4000
 done
-check dwarf p-pie --call-graph dwarf -F 1000
+check dwarf p-pie 50 --call-graph dwarf -F 1000
 [ "$total" -gt 0 ] || fail "perf names no frame abs@plt or strlen@plt: nothing checked"
 echo "PASS: $name"
