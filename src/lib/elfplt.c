@@ -36,7 +36,7 @@ struct plt {
 	struct p2d_esym	*e;
 	size_t		nr, cap;
 	char		*names;
-	size_t		len;
+	size_t		len, names_cap;
 };
 
 static Elf_Scn *section(Elf *elf, const char *name, GElf_Shdr *sh, size_t *ndx)
@@ -74,10 +74,16 @@ static int add(struct plt *p, uint64_t start, uint64_t size, const char *name, c
 		p->e = e;
 		p->cap = cap;
 	}
-	n = realloc(p->names, p->len + l);
-	if (!n)
-		return -ENOMEM;
-	p->names = n;
+	if (p->len + l > p->names_cap) {
+		size_t cap = (p->len + l) * 2 + 1024;
+
+		n = realloc(p->names, cap);
+		if (!n)
+			return -ENOMEM;
+		p->names = n;
+		p->names_cap = cap;
+	}
+	n = p->names;
 	strcpy(n + p->len, name);
 	strcat(n + p->len, tail);
 	p->e[p->nr++] = (struct p2d_esym){ start, start + size, (uint32_t)p->len };
@@ -218,27 +224,47 @@ static int by_start(const void *x, const void *y)
  */
 static int merge(struct p2d_esyms *t, struct plt *p)
 {
-	size_t i, j, k, nr = t->nr;
+	size_t i, j, k, nr = t->nr, lo, hi;
 	struct p2d_esym *s;
+	uint64_t *cut;
 	char *names;
 
 	qsort(p->e, p->nr, sizeof(*p->e), by_start);
-	for (i = 0; i < t->nr; i++) {
-		struct p2d_esym *y = &t->s[i];
-		uint64_t cut = y->end;
+	cut = malloc(t->nr * sizeof(*cut));
+	if (!cut)
+		return -ENOMEM;
+	for (i = 0; i < t->nr; i++)
+		cut[i] = t->s[i].end;
+	/* each entry against the symbols that can overlap it: the last to
+	 * start at or before it, and those that start inside it (the
+	 * symbols' own ends, not the cut ones, decide) */
+	for (j = 0; j < p->nr; j++) {
+		struct p2d_esym *e = &p->e[j];
+		bool hit = false;
 
-		for (j = 0; j < p->nr; j++) {
-			struct p2d_esym *e = &p->e[j];
+		for (lo = 0, hi = t->nr; lo < hi;) {
+			size_t mid = lo + (hi - lo) / 2;
 
-			if (e->end > e->start && e->start < y->end && y->start < e->end) {
-				if (e->start < cut)
-					cut = e->start;
-				e->end = e->start;	/* dropped */
+			if (t->s[mid].start <= e->start)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (i = lo ? lo - 1 : 0; i < t->nr && t->s[i].start < e->end; i++) {
+			struct p2d_esym *y = &t->s[i];
+
+			if (e->start < y->end && y->start < e->end) {
+				if (e->start < cut[i])
+					cut[i] = e->start > y->start ? e->start : y->start;
+				hit = true;
 			}
 		}
-		if (cut < y->end)
-			y->end = cut > y->start ? cut : y->start;
+		if (hit)
+			e->end = e->start;	/* dropped */
 	}
+	for (i = 0; i < t->nr; i++)
+		t->s[i].end = cut[i];
+	free(cut);
 	for (j = 0; j < p->nr; j++)
 		if (!p->names[p->e[j].name])
 			p->e[j].end = p->e[j].start;	/* named nothing */
