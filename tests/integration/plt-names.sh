@@ -13,9 +13,10 @@
 # tests/tools/user-names.py compares perf script's user frames with
 # trace-cmd report's frame by frame (none named otherwise). perf names the
 # stubs "abs@plt", "strlen@plt" (perf 6.3 on: always; perf 6.1: where its
-# symbol lookup does not fall on _init, which it stretches over .plt), so
-# somewhere at least one frame so is required, and every frame perf2dat
-# names NAME@plt is one perf names so.
+# symbol lookup does not fall on _init, which it stretches over .plt, and
+# those frames are left numbers), so at least one frame perf names so or
+# _init is required, and every frame perf2dat names NAME@plt is one perf
+# names so.
 set -u
 name=plt-names
 for tool in "${PERF2DAT:-}" "${TRACE_CMD:-}" "${PERF_REAL:-}" "${PYTHON3:-}"; do
@@ -80,13 +81,17 @@ check() {	# check NAME PROGRAM MILLIONS PERF-RECORD-OPTIONS...
 	# a name perf2dat gives a PLT entry is perf's: not more of them than perf names
 	[ "$our_plt" -le "$perf_plt" ] ||
 		fail "$n: $our_plt frames named NAME@plt, perf names $perf_plt so"
-	echo "$n: $perf_plt frames perf names abs@plt, strlen@plt; $(cat "$tmp/names")"
-	total=$((total + perf_plt))
+	# frames in the stubs: perf 6.1 names some _init (the program runs
+	# _init once, at its start)
+	in_plt=$(grep -c '^[[:space:]]*[0-9a-f]* \(abs@plt\|strlen@plt\|_init\) ' "$tmp/$n.perf")
+	echo "$n: $in_plt frames perf names abs@plt, strlen@plt or _init ($perf_plt NAME@plt);" \
+		"$(cat "$tmp/names")"
+	total=$((total + in_plt))
 }
 total=0
 for p in $progs; do
 	check "$p" "$p" 100 -g -F 4000
 done
 check dwarf p-pie 50 --call-graph dwarf -F 1000
-[ "$total" -gt 0 ] || fail "perf names no frame abs@plt or strlen@plt: nothing checked"
+[ "$total" -gt 0 ] || fail "perf names no frame in the stubs: nothing checked"
 echo "PASS: $name"
