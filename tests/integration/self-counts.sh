@@ -102,6 +102,9 @@ for name in xz sched sw; do
 		awk 'length($1) == 16 && $1 ~ /^[89a-f][0-9a-f]*$/ { print $1 " t p2d_" $1 }' \
 			"$tmp/$name.script" | sort -u
 	} > "$tmp/$name.kallsyms"
+	# each tracepoint sample's common_pid, the task hist reads
+	perf_read script $popt -i "$tmp/$name.data" -s "$tools/common-pids.py" > "$tmp/$name.pids" \
+		2> "$tmp/err" || fail "$name: perf script -s common-pids.py: $(tail -n 3 "$tmp/err")"
 	"$PERF2DAT" -q -f --kallsyms "$tmp/$name.kallsyms" "$tmp/$name.data" -o "$tmp/$name.dat" \
 		2> "$tmp/err" || fail "$name: conversion: $(cat "$tmp/err")"
 	"$TRACE_CMD" hist -P "$tmp/$name.dat" > "$tmp/$name.hist" 2> "$tmp/err" ||
@@ -112,7 +115,7 @@ for name in xz sched sw; do
 	[ "$name" = xz ] && user=--user-samples
 	[ "$name" = sched ] && user=--gone-tasks
 	"$PYTHON3" "$tools/self-counts.py" $user --by-address "$tmp/kallsyms" --label "$name" \
-		--script "$tmp/$name.script" \
+		--script "$tmp/$name.script" --common-pids "$tmp/$name.pids" \
 		--report "$tmp/$name.report" --hist "$tmp/$name.hist" --profile "$tmp/$name.profile" ||
 		status=1
 	if [ -n "${P2D_PATCHED_TRACE_CMD:-}" ]; then

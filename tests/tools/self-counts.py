@@ -26,10 +26,10 @@ Per event and function, the counts must be:
   current, and the latest saved stack of the new one's task taken back as
   current; at the end the current stack and every saved one count again
   (about one per task, not always: the test plays it). The task is the
-  record's common_pid (for a tracepoint sample perf shows with tid -1, the
-  task running on its CPU). A sample of pid -1 (perf's tid of a task whose
-  pid is gone) is counted under the event of the stack before it, which it
-  drops. hist's "user_stack" entries (it reads no user_stack: each is an
+  record's common_pid (for a tracepoint sample, what perf's Python engine
+  gives: --common-pids; perf script shows tid -1 for a task whose pid is
+  gone). A sample of pid -1 is counted under the event of the stack before
+  it, which it drops. hist's "user_stack" entries (it reads no user_stack: each is an
   event of its own, under the task's saved stack) are not counted;
 - trace-cmd report --profile: perf's, except for sched_switch: --profile
   counts a task's switch out, with its stack, when the task runs again
@@ -241,38 +241,49 @@ def perf_counts(samples):
     return collections.Counter((s.event, s.leaf or NONE) for s in samples)
 
 
-def hist_pids(samples):
+def read_common_pids(path):
+    """common-pids.py's lines: (cpu, time, event) -> their common_pids, in order"""
+    pids = collections.defaultdict(collections.deque)
+    with open(path, errors='replace') as f:
+        for n, line in enumerate(f, 1):
+            m = re.match(r'^(\d+) (\d+\.\d{9}) (\S+) (-?\d+)$', line)
+            if not m:
+                fail_parse(path, n, 'a common-pids.py line', line)
+            pids[(int(m[1]), m[2], m[3])].append(int(m[4]))
+    return pids
+
+
+def hist_pids(samples, common_pids):
     """The pid hist reads with each sample's stack: the record's common_pid.
 
     perf2dat copies a tracepoint's raw record, whose common_pid the kernel
     wrote; a sample of another event gets perf's tid. They differ where
     perf's tid is -1: the kernel gives -1 for a task whose pid is already
     detached (a reaped task's last moments: perf_event_pid_type()), while
-    the tracepoint still names it. Such a tracepoint sample's task is the
-    one running on its CPU: a sched_switch's prev_pid, else the next_pid of
-    the CPU's latest sched_switch before it.
+    the tracepoint still names it. Every tracepoint sample takes the
+    common_pid perf's Python engine gives it (COMMON_PIDS, in perf script's
+    order), each line used once and none left over.
     """
-    pids, running = {}, {}
-    for s in sorted(samples, key=lambda s: (s.cpu, s.ts, s.n)):
-        m = None
-        if s.event == 'sched_switch':
-            m = SWITCH_RE.search(s.trace) or SWITCH_PRETTY_RE.search(s.trace)
+    pids = {}
+    for s in samples:
         pid = s.tid
-        if pid == -1 and s.tracepoint:
-            if m:
-                pid = int(m['prev'])
-            elif s.cpu in running:
-                pid = running[s.cpu]
-            else:
-                sys.exit(f'perf script: a sample of tid -1 ({s.event}, CPU {s.cpu}, {s.ts}) with'
-                         ' no sched_switch before it on its CPU: its task is not known')
-        if m:
-            running[s.cpu] = int(m['next'])
+        if s.tracepoint:
+            key = (s.cpu, s.ts, s.event)
+            if not common_pids[key]:
+                sys.exit(f'common-pids.py: no line for perf script line {s.n}'
+                         f' ({s.event}, CPU {s.cpu}, {s.ts})')
+            pid = common_pids[key].popleft()
+            if s.tid not in (-1, pid):
+                sys.exit(f'perf script line {s.n}: tid {s.tid}, but the event\'s'
+                         f' common_pid is {pid}')
         pids[s.n] = pid
+    left = sum(len(q) for q in common_pids.values())
+    if left:
+        sys.exit(f'common-pids.py: {left} lines without their perf script line')
     return pids
 
 
-def hist_counts(samples, chains, fixed=False):
+def hist_counts(samples, chains, common_pids, fixed=False):
     """What hist counts, played as tracecmd/trace-hist.c plays each sample's
     event and stack (process_event(), process_kernel_stack(), CPU after CPU
     in do_trace_hist(), save_stored_stacks() at the end): (counts, extra
@@ -281,7 +292,7 @@ def hist_counts(samples, chains, fixed=False):
     want = perf_counts(samples)
     if not chains or fixed:
         return want, collections.Counter(), 0
-    pids = hist_pids(samples)
+    pids = hist_pids(samples, common_pids)
     # current: (pid, key) of the current stack, None while current_pid < 0;
     # saved: saved_stacks, latest first. Each sample is its event (its name
     # made pending under its pid, unless the pid is negative: pending_pid
@@ -344,6 +355,9 @@ def main():
     ap.add_argument('--hist', required=True)
     ap.add_argument('--profile', required=True)
     ap.add_argument('--no-chains', action='store_true')
+    ap.add_argument('--common-pids', metavar='FILE',
+                    help='perf script -s tests/tools/common-pids.py of the recording'
+                    ' (needed when it has tracepoint samples)')
     ap.add_argument('--by-address', metavar='KALLSYMS')
     ap.add_argument('--hist-fixed', action='store_true',
                     help="HIST is of a trace-cmd with contrib/upstream/trace-cmd's patches:"
@@ -370,7 +384,13 @@ def main():
     perf = perf_counts(samples)
     report = parse_report(a.report, not a.no_chains, bool(a.by_address))
     hist, roots, ambiguous = parse_hist(a.hist)
-    hist_want, hist_extra, hist_moved = hist_counts(samples, not a.no_chains, a.hist_fixed)
+    common_pids = collections.defaultdict(collections.deque)
+    if a.common_pids:
+        common_pids = read_common_pids(a.common_pids)
+    elif any(s.tracepoint for s in samples) and not a.no_chains and not a.hist_fixed:
+        sys.exit(f'{a.label}: tracepoint samples, and no --common-pids')
+    hist_want, hist_extra, hist_moved = hist_counts(samples, not a.no_chains, common_pids,
+                                                    a.hist_fixed)
     prof = parse_profile(a.profile)
     prof_want, unended = profile_counts(samples)
 
