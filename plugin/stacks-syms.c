@@ -201,15 +201,8 @@ static void load(struct elf_file *ef)
 	if (!ef->ok)
 		goto out;
 	debug = debug_file(elf, &dfd);
-	/*
-	 * the PLT: which perf recorded is not known here, so no entry is
-	 * named and the symbol stretched over .plt ends there (_init, which
-	 * perf 6.3 and later cut too): a stub frame is a number, never _init
-	 */
 	if (p2d_esyms_read(&ef->syms, elf, debug))
 		memset(&ef->syms, 0, sizeof(ef->syms));
-	else
-		p2d_esyms_plt(&ef->syms, elf, P2D_PLT_NONE); /* -ENOMEM: the table as it was */
 out:
 	elf_end(debug);
 	elf_end(elf);
