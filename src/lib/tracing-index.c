@@ -294,10 +294,9 @@ int p2d_tracing_index(struct p2d_tracing *t)
 {
 	uint32_t i, s, j, n = t->nr_ftrace;
 
-	for (s = 0; s < t->nr_systems; s++) {
-		t->systems[s].first = n;
-		n += t->systems[s].nr_events;
-	}
+	/* the systems' first formats are numbered as they are read (tracing.c) */
+	if (t->nr_systems)
+		n = t->systems[t->nr_systems - 1].first + t->systems[t->nr_systems - 1].nr_events;
 	t->formats = calloc(n ? n : 1, sizeof(*t->formats));
 	t->by_id = calloc(n ? n : 1, sizeof(*t->by_id));
 	if (!t->formats || !t->by_id)

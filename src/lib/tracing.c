@@ -106,7 +106,7 @@ static int read_prologue(struct p2d_diag *d, struct p2d_tracing *t, struct p2d_c
 static int read_systems(struct p2d_diag *d, struct p2d_tracing *t, struct p2d_cursor *c)
 {
 	struct p2d_tsystem *sys;
-	uint32_t i, j, n;
+	uint32_t i, j, n, first = t->nr_ftrace;
 
 	if (read_count(c, &n))
 		return bad(d, c, "bad number of event systems");
@@ -122,6 +122,12 @@ static int read_systems(struct p2d_diag *d, struct p2d_tracing *t, struct p2d_cu
 		sys->events = calloc(sys->nr_events ? sys->nr_events : 1, sizeof(*sys->events));
 		if (!sys->events)
 			return -ENOMEM;
+		/*
+		 * numbered now: the format probe's child, forked before the
+		 * index is made, finds format i where the conversion does
+		 */
+		sys->first = first;
+		first += sys->nr_events;
 		t->nr_systems = i + 1;
 		for (j = 0; j < sys->nr_events; j++)
 			if (read_span64(c, &sys->events[j]))
