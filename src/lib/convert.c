@@ -152,6 +152,26 @@ static bool perf_names_by_dwarf(const char *version)
 }
 
 /*
+ * How the recording's perf names PLT entries (elfplt.c): perf 6.3 gave .plt
+ * its header's symbol and cut the one stretched over it (_init); a
+ * recording without a version: neither rule
+ */
+static enum p2d_plt_rule perf_plt_rule(const char *version)
+{
+	unsigned long major, minor = 0;
+	char *end;
+
+	if (!version)
+		return P2D_PLT_NONE;
+	major = strtoul(version, &end, 10);
+	if (end == version)
+		return P2D_PLT_NONE;
+	if (*end == '.')
+		minor = strtoul(end + 1, NULL, 10);
+	return major > 6 || (major == 6 && minor >= 3) ? P2D_PLT_SIZED : P2D_PLT_UNSORTED;
+}
+
+/*
  * The user addresses named (usyms.c), their lines after the kernel's: of a
  * 64-bit recording of this machine (or of --symfs), whose user addresses are
  * told from kernel ones by their top bit
@@ -168,7 +188,8 @@ static int user_symbols(struct p2d_conv *cv)
 	    p2d_conv_foreign(cv))
 		return 0;
 	ret = p2d_usyms_finish(cv->usyms, cv->dsos, arch ? arch->machine : 0,
-			       cv->sum->unwound > 0 && perf_names_by_dwarf(cv->meta.perf_version), u);
+			       cv->sum->unwound > 0 && perf_names_by_dwarf(cv->meta.perf_version),
+			       perf_plt_rule(cv->meta.perf_version), u);
 	if (ret || !u->text)
 		return ret;
 	text = realloc(cv->ksyms_out.text, klen + u->len + 1);

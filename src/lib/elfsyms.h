@@ -46,7 +46,22 @@ struct p2d_esyms {
 	bool		from_symtab;
 };
 
+/**
+ * enum p2d_plt_rule - how the perf a recording is of names PLT entries (elfplt.c)
+ * @P2D_PLT_NONE: not known: only the symbol stretched over .plt ends there
+ * @P2D_PLT_UNSORTED: perf 6.2 and older: entries after .plt's header, in
+ *	relocation order, the symbol they overlap not trusted
+ * @P2D_PLT_SIZED: perf 6.3 and later: .plt's header, .plt.sec, entries by
+ *	GOT slot, the symbol stretched over .plt cut there
+ */
+enum p2d_plt_rule {
+	P2D_PLT_NONE,
+	P2D_PLT_UNSORTED,
+	P2D_PLT_SIZED,
+};
+
 int p2d_esyms_read(struct p2d_esyms *t, Elf *elf, Elf *debug) __hidden;
+int p2d_esyms_plt(struct p2d_esyms *t, Elf *elf, enum p2d_plt_rule rule) __hidden;
 void p2d_esyms_release(struct p2d_esyms *t) __hidden;
 const struct p2d_esym *p2d_esyms_find(const struct p2d_esyms *t, uint64_t off) __hidden;
 char *p2d_demangle(const char *name) __hidden;

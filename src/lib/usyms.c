@@ -377,7 +377,7 @@ static int label(struct p2d_usyms *u, const char *raw, const char *dwarf_name, u
  * DWARF of the function (perf's inline resolution) where the file has it.
  */
 static int name_file(struct p2d_usyms *u, uint32_t index, const struct p2d_dso *d,
-		     struct claim *c, size_t n, bool dwarf)
+		     struct claim *c, size_t n, bool dwarf, enum p2d_plt_rule plt)
 {
 	struct { uint32_t name; const char *dname; } *lab = NULL;
 	const struct p2d_esym *s;
@@ -388,6 +388,8 @@ static int name_file(struct p2d_usyms *u, uint32_t index, const struct p2d_dso *
 	int ret;
 
 	ret = p2d_nfiles_open(u->nfiles, index, d, u->machine, dwarf, &nf);
+	if (!ret)
+		ret = p2d_esyms_plt(&nf.syms, nf.elf, plt);
 	if (nf.fd == -ESTALE && u->files.diag)
 		p2d_warn(u->files.diag, P2D_NO_OFFSET, "%s: another build than the recording's is"
 			 " there, and perf's build-id cache has no copy of the recorded one: its %zu"
@@ -542,12 +544,13 @@ static int write_text(struct p2d_usyms *u, const struct claim *c, size_t n,
  * @dwarf: the user stacks were unwound (perf record --call-graph dwarf):
  *	named after the functions of the files' DWARF, where it has them, as
  *	perf names them
+ * @plt: how the recording's perf names PLT entries (elfplt.c)
  * @out: set to the lines and the counts
  *
  * Returns 0 or -ENOMEM.
  */
 int p2d_usyms_finish(struct p2d_usyms *u, const struct p2d_dsos *dsos, int machine, bool dwarf,
-		     struct p2d_usyms_out *out)
+		     enum p2d_plt_rule plt, struct p2d_usyms_out *out)
 {
 	struct claim *c;
 	size_t n = 0, i, j;
@@ -575,7 +578,7 @@ int p2d_usyms_finish(struct p2d_usyms *u, const struct p2d_dsos *dsos, int machi
 			ret = name_jit(u, (uint32_t)c[i].base, c + i, j - i);
 		else if (c[i].dso != NO_DSO && p2d_dsos_at(dsos, c[i].dso))
 			ret = name_file(u, c[i].dso, p2d_dsos_at(dsos, c[i].dso), c + i, j - i,
-					dwarf);
+					dwarf, plt);
 	}
 	if (!ret) {
 		qsort(c, n, sizeof(*c), by_addr);

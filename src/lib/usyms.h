@@ -12,6 +12,7 @@
 #define P2D_USYMS_H
 
 #include "dso.h"
+#include "elfsyms.h"
 #include "maps.h"
 
 /**
@@ -59,6 +60,6 @@ static inline bool p2d_usyms_kernel_half(uint64_t addr)
 int p2d_usyms_add(struct p2d_usyms *u, const struct p2d_maps *maps, uint32_t pid,
 		  uint64_t addr) __hidden;
 int p2d_usyms_finish(struct p2d_usyms *u, const struct p2d_dsos *dsos, int machine, bool dwarf,
-		     struct p2d_usyms_out *out) __hidden;
+		     enum p2d_plt_rule plt, struct p2d_usyms_out *out) __hidden;
 
 #endif /* P2D_USYMS_H */
