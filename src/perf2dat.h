@@ -132,8 +132,8 @@ typedef void (*p2d_name_fn)(void *ctx, const char *path, bool created);
  * @symfs: perf's --symfs: look for every file (the ELF files of user
  *	stacks, vmlinux, and the running kernel's /proc/kallsyms and
  *	/sys/kernel/notes) under this directory; NULL for /
- * @buildid_dir: perf's build-id cache; NULL for $PERF_BUILDID_DIR, else
- *	~/.debug
+ * @buildid_dir: perf's build-id cache; NULL for @symfs/.debug with @symfs
+ *	(as perf), else $PERF_BUILDID_DIR, else ~/.debug
  * @no_user_names: leave the user addresses as numbers; by default each one
  *	the trace.dat holds (user stack frames, sample ips taken in user mode)
  *	is named after the function of its mapped file that holds it, as perf

@@ -38,11 +38,20 @@ static int check_options(struct p2d_conv *cv)
 	return 0;
 }
 
-/* perf's build-id cache: $PERF_BUILDID_DIR, else ~/.debug */
+/*
+ * perf's build-id cache: with --symfs DIR, DIR/.debug (perf's
+ * symbol__config_symfs() sets it, over $PERF_BUILDID_DIR), else
+ * $PERF_BUILDID_DIR, else ~/.debug
+ */
 static int buildid_dir(struct p2d_conv *cv)
 {
-	const char *dir = cv->opts->buildid_dir, *home;
+	const char *dir = cv->opts->buildid_dir, *symfs = cv->opts->symfs, *home;
 
+	if (!dir && symfs && *symfs) {
+		if (asprintf(&cv->buildid_dir, "%s/.debug", symfs) < 0)
+			cv->buildid_dir = NULL;
+		return cv->buildid_dir ? 0 : -ENOMEM;
+	}
 	if (!dir)
 		dir = getenv("PERF_BUILDID_DIR");
 	if (dir && *dir) {

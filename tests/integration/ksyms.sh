@@ -31,8 +31,11 @@ names="$DATA/../tools/names.py"
 ksyms=$DATA/ksyms.kallsyms
 id=7dd4ff0789e05e14285320129149da2555ca0bfc
 other=0123456789abcdef0123456789abcdef01234567
-mkdir -p "$tmp/cache/[kernel.kallsyms]/$id" "$tmp/home" "$tmp/empty" "$tmp/none"
-cp "$ksyms" "$tmp/cache/[kernel.kallsyms]/$id/kallsyms"
+# perf's build-id cache, in a root of its own: under --symfs DIR, perf and
+# perf2dat take DIR/.debug for it
+kcache=$tmp/root-c/.debug
+mkdir -p "$kcache/[kernel.kallsyms]/$id" "$tmp/home" "$tmp/empty" "$tmp/none"
+cp "$ksyms" "$kcache/[kernel.kallsyms]/$id/kallsyms"
 export PERF_ISOLATED_KALLSYMS="$ksyms"
 
 # perf2dat with HOME and perf's build-id cache of the test, and its summary
@@ -62,15 +65,15 @@ count_events() {
 
 for rec in ksyms-sched.data ksyms-clock.data; do
 	# no kernel symbol option: perf's build-id cache
-	convert "$tmp/cache" --symfs "$tmp/empty" "$DATA/$rec" -o "$tmp/named.dat" ||
+	convert "$tmp/none" --symfs "$tmp/root-c" "$DATA/$rec" -o "$tmp/named.dat" ||
 		fail "$rec: $(cat "$tmp/err")"
 	[ ! -s "$tmp/err" ] || fail "$rec: messages: $(cat "$tmp/err")"
-	grep -q "^perf2dat: kernel symbols: [0-9]* from $tmp/cache/\[kernel.kallsyms\]/$id/kallsyms," \
+	grep -q "^perf2dat: kernel symbols: [0-9]* from $kcache/\[kernel.kallsyms\]/$id/kallsyms," \
 		"$tmp/out" || fail "$rec: summary: $(cat "$tmp/out")"
 	kline=$(grep '^perf2dat: kernel symbols: ' "$tmp/out")
 	# ... and no option at all: the same kernel symbols; this host's user
 	# files of another build than the recording's are warned about, nothing else
-	convert "$tmp/cache" "$DATA/$rec" -o "$tmp/host.dat" || fail "$rec: no option: $(cat "$tmp/err")"
+	convert "$kcache" "$DATA/$rec" -o "$tmp/host.dat" || fail "$rec: no option: $(cat "$tmp/err")"
 	[ "$(grep '^perf2dat: kernel symbols: ' "$tmp/out")" = "$kline" ] ||
 		fail "$rec: no option: summary: $(cat "$tmp/out")"
 	! grep -qv "^perf2dat: warning: /[^ ]*: another build than the recording's is there, and perf's build-id cache has no copy of the recorded one: its [0-9]* addresses are not named$" \
@@ -81,7 +84,7 @@ for rec in ksyms-sched.data ksyms-clock.data; do
 	[ "$events" -gt 0 ] || fail "$rec: no events"
 
 	# what the symbols cost
-	convert "$tmp/cache" -q --kallsyms none "$DATA/$rec" -o "$tmp/bare.dat" || fail "$rec: none"
+	convert "$kcache" -q --kallsyms none "$DATA/$rec" -o "$tmp/bare.dat" || fail "$rec: none"
 	named=$(wc -c < "$tmp/named.dat") bare=$(wc -c < "$tmp/bare.dat")
 	[ "$named" -le $((bare + bare / 20 + 65536)) ] ||
 		fail "$rec: $named bytes with symbols, $bare without: more than 5% + 64 KiB"
@@ -131,9 +134,9 @@ sys.stdout.buffer.write(struct.pack("=III", 4, len(d), 3) + b"GNU\0" + d)' "$id"
 	[ "$(count_events "$tmp/v.dat")" -eq "$events" ] || fail "$rec: other vmlinux: events lost"
 
 	# a cache of another kernel only: none found, said once
-	mkdir -p "$tmp/cache2/[kernel.kallsyms]/$other"
-	cp "$ksyms" "$tmp/cache2/[kernel.kallsyms]/$other/kallsyms"
-	convert "$tmp/cache2" --symfs "$tmp/empty" "$DATA/$rec" -o "$tmp/c.dat" ||
+	mkdir -p "$tmp/root-c2/.debug/[kernel.kallsyms]/$other"
+	cp "$ksyms" "$tmp/root-c2/.debug/[kernel.kallsyms]/$other/kallsyms"
+	convert "$tmp/none" --symfs "$tmp/root-c2" "$DATA/$rec" -o "$tmp/c.dat" ||
 		fail "$rec: other cache: exit status: $(cat "$tmp/err")"
 	[ "$(wc -l < "$tmp/err")" -eq 1 ] && grep -q "kernel symbols: none found for the recording's kernel (build id $id)" \
 		"$tmp/err" || fail "$rec: other cache: warning: $(cat "$tmp/err")"
@@ -183,7 +186,7 @@ convert "$tmp/none" --symfs "$root" "$tmp/nobid.data" -o "$tmp/nobid3.dat" ||
 	fail "no build id, another boot: names in the report"
 
 # trace-cmd report --profile names where tasks blocked
-convert "$tmp/cache" -q "$DATA/ksyms-sched.data" -o "$tmp/sched.dat" || fail "profile: conversion"
+convert "$kcache" -q "$DATA/ksyms-sched.data" -o "$tmp/sched.dat" || fail "profile: conversion"
 "$TRACE_CMD" report --profile "$tmp/sched.dat" > "$tmp/profile" 2>&1 || fail "report --profile"
 grep -q '^ *+ __schedule (0xffff[0-9a-f]*)$' "$tmp/profile" &&
 	grep -q '^ *schedule (0xffff[0-9a-f]*)$' "$tmp/profile" ||
@@ -200,7 +203,7 @@ grep -q '^ *+ __schedule (0xffff[0-9a-f]*)$' "$tmp/profile" &&
 # build id is in its MMAP2 record; its map is MMAP2 with prot 0. Found in
 # the cache by it, every kernel address named (tests/e2e/d72-stacks.e2e
 # compares the names with perf 7.2's)
-convert "$tmp/cache" "$DATA/d72-stacks.data" -o "$tmp/d72.dat" || fail "d72-stacks: $(cat "$tmp/err")"
-grep -Eq "^perf2dat: kernel symbols: [0-9]+ from $tmp/cache/\[kernel.kallsyms\]/$id/kallsyms, naming ([0-9]+) of \1 addresses$" \
+convert "$kcache" "$DATA/d72-stacks.data" -o "$tmp/d72.dat" || fail "d72-stacks: $(cat "$tmp/err")"
+grep -Eq "^perf2dat: kernel symbols: [0-9]+ from $kcache/\[kernel.kallsyms\]/$id/kallsyms, naming ([0-9]+) of \1 addresses$" \
 	"$tmp/out" || fail "d72-stacks: summary: $(cat "$tmp/out")"
 echo "PASS: ksyms: names equal perf's (cache, running kernel), refusals warned"
