@@ -45,8 +45,9 @@
 #                       perf2dat (empty by default: no file of this host is
 #                       used for user stacks)
 #   root_for=perf       give that root to perf only (perf2dat gets an empty one)
-#   cache_setup=CMD     fill "$cache", perf's build-id cache for both (empty
-#                       by default)
+#   cache_setup=CMD     fill "$cache", perf's build-id cache: the .debug of
+#                       perf2dat's --symfs root, where perf and perf2dat
+#                       take it under --symfs (empty by default)
 #   unwound=yes         compare the user frames of --call-graph dwarf samples
 #                       with those perf script unwinds (compare.py --unwound)
 set -u
@@ -116,8 +117,9 @@ fields="-F trace:comm,tid,cpu,time,event,trace --ns"
 [ -z "$perf_input" ] || src="$DATA/$perf_input"
 
 # where symbols and files come from: the same for perf and perf2dat, never this host
-mkdir -p "$tmp/root" "$tmp/cache"
-root=$tmp/root cache=$tmp/cache
+root=$tmp/root cache=$tmp/root/.debug
+[ "$root_for" = perf ] && cache=$tmp/empty-root/.debug
+mkdir -p "$root" "$cache"
 if [ -n "$root_setup" ]; then
 	eval "$root_setup" > "$tmp/root.log" 2>&1 || fail "making the --symfs root: $(cat "$tmp/root.log")"
 fi
@@ -132,7 +134,6 @@ else
 	convert_args="$convert_args --kallsyms none"
 fi
 if [ "$root_for" = perf ]; then
-	mkdir -p "$tmp/empty-root"
 	convert_args="$convert_args --symfs $tmp/empty-root"
 else
 	convert_args="$convert_args --symfs $root"
