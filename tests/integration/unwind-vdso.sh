@@ -56,8 +56,11 @@ int main(void)
 	return 0;
 }
 EOF
-# shellcheck disable=SC2086 # CFLAGS is a list of options
-${CC:-cc} ${CFLAGS:-} -o "$tmp/clock" "$tmp/clock.c" > "$tmp/cc.log" 2>&1 ||
+# a plain program, as users profile (not the sanitizer build's CFLAGS: with
+# -fsanitize=address its clock_gettime() goes through libasan's interceptor,
+# where perf 6.1 and perf2dat once unwound one sample of 330 otherwise; the
+# workload is not what this test checks)
+${CC:-cc} -O2 -g -o "$tmp/clock" "$tmp/clock.c" > "$tmp/cc.log" 2>&1 ||
 	{ echo "SKIP: unwind-vdso: no C compiler: $(tail -n 1 "$tmp/cc.log")"; exit 77; }
 if ! timeout 60 "$PERF_REAL" record -q --call-graph dwarf --sample-cpu -o "$tmp/data/clock.data" \
 	-- "$tmp/clock" > /dev/null 2> "$tmp/record.log"; then
