@@ -34,8 +34,10 @@ name at its place is "named otherwise"; a number, [unknown] or no frame at
 its place is "not named or not there"; another symbol of the same
 function (the same address and size in one of the files perf names frames
 in, or their debug files: glibc's __GI_ aliases, which perf 7.2 chooses
-among otherwise than perf 6.1 and perf2dat) is counted and listed apart,
-neither alike nor otherwise. Prints "user names: N/M frames perf names are named alike (W named
+among otherwise than perf 6.1 and perf2dat), or the function a GCC clone
+perf2dat names was made of (open_verify for open_verify.constprop.0), below
+0x10000 in its file, where perf 7 names frames after addr2line (Aliases), is
+counted and listed apart, neither alike nor otherwise. Prints "user names: N/M frames perf names are named alike (W named
 otherwise, U not named or not there, S samples)" for the report (and the
 view); exits 0 only when M > 0, N >= 99% of M, and W <= SHARE x M (0: none
 named otherwise, the default), for each. With a view, also the inlined
@@ -331,6 +333,8 @@ def func_symbols(path):
 # is not the symbol's name. Above, the frame keeps its symbol's name. A perf
 # patch that mends it, checked on perf 7.2.13: contrib/upstream/perf.
 LIBDW_OFFLINE_BASE = 0x10000
+# the suffixes GCC gives the clones it makes of a function (ipa-clones)
+GCC_CLONE = re.compile(r'(\.(constprop|isra|part|cold|lto_priv)(\.[0-9]+)?)+$')
 
 
 class Aliases:
@@ -338,7 +342,9 @@ class Aliases:
     file (LIBDW_OFFLINE_BASE): a symbol of the same address and size in one
     of the files perf names frames in, the DWARF linkage name binutils'
     addr2line prints (ld.so's __GI__dl_catch_exception at 0x2380 on Debian
-    unstable, where the symbol table and perf2dat say _dl_catch_exception).
+    unstable, where the symbol table and perf2dat say _dl_catch_exception),
+    or the name of the function a GCC clone was made of (open_verify for
+    ld.so's open_verify.constprop.0).
     Above 0x10000 perf 7 names the frame by its symbol as perf2dat does, and
     perf 6 names every unwound frame after addr2line's function as perf2dat
     does: another alias there is named otherwise."""
@@ -351,8 +357,15 @@ class Aliases:
                     self.at[name].add((d, value, size))
 
     def same(self, a, b):
-        return any(value < LIBDW_OFFLINE_BASE
-                   for _, value, _ in self.at.get(a, set()) & self.at.get(b, set()))
+        """@a, perf's name, is that of the function perf2dat names @b below
+        0x10000: another symbol of the same address and size, or @b without
+        the suffix GCC gives a clone of @a (open_verify.constprop.0 of ld.so:
+        its DWARF name, which addr2line prints, is open_verify)"""
+        if any(value < LIBDW_OFFLINE_BASE
+               for _, value, _ in self.at.get(a, set()) & self.at.get(b, set())):
+            return True
+        return (GCC_CLONE.sub('', b) == a and a != b and
+                any(value < LIBDW_OFFLINE_BASE for _, value, _ in self.at.get(b, set())))
 
 
 def compare(perf, got, what, max_otherwise, aliases=None):
@@ -392,7 +405,7 @@ def compare(perf, got, what, max_otherwise, aliases=None):
         print(f'  {k} x perf {want!r}, {what} {g!r}')
     if al:
         print(f'{what}: {al} frames below 0x10000 in their file, which perf 7 names after'
-              f' binutils\' addr2line, named by another symbol of the same function:')
+              f' binutils\' addr2line, named by another name of the same function:')
         for (want, g), k in alias.most_common(5):
             print(f'  {k} x perf {want!r}, {what} {g!r}')
     return bool(m) and n >= 0.99 * m and w <= max_otherwise * m
