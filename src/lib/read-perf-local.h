@@ -81,6 +81,7 @@ struct p2d_clock_vote {
  * @unzstd_off: input offset of that compressed record
  * @lost: events lost per CPU, by the two kinds of records
  * @nr_lost: size of @lost
+ * @lost_unplaced: losses of LOST_SAMPLES records of no known CPU
  * @warned_id: warned about a sample with an unknown id
  * @warned_bad: warned about a malformed sample
  * @warned_cpu: warned about samples without CPU
@@ -130,6 +131,7 @@ struct p2d_reader {
 	uint64_t		unzstd_off;
 	struct lost_cpu		*lost;
 	uint32_t		nr_lost;
+	uint64_t		lost_unplaced;
 	bool			warned_id;
 	bool			warned_bad;
 	bool			warned_cpu;

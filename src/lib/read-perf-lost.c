@@ -74,7 +74,12 @@ int p2d_rd_rec_lost(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 	return ret ? ret : p2d_rd_sideband(r, c, &ev, NULL, NULL);
 }
 
-/* The CPU of a sample id: from ID_INDEX, else from the record's sample_id */
+/*
+ * The CPU of a LOST_SAMPLES record: that of its event id in ID_INDEX. perf
+ * record writes the rest of its sample_id as zeros (CPU 0, time 0), so
+ * only a record with a time, one the kernel wrote, is on the CPU its
+ * sample_id says. False when neither tells.
+ */
 static bool id_cpu(const struct p2d_reader *r, const struct p2d_cursor *c,
 		   const struct p2d_rd_sample *s, uint32_t *cpu)
 {
@@ -87,7 +92,7 @@ static bool id_cpu(const struct p2d_reader *r, const struct p2d_cursor *c,
 		return true;
 	}
 	*cpu = s->ev.cpu;
-	return s->has_cpu;
+	return s->has_cpu && s->has_time && s->ev.ts;
 }
 
 /**
@@ -101,8 +106,9 @@ static bool id_cpu(const struct p2d_reader *r, const struct p2d_cursor *c,
  * report's "Total Lost Samples" is their sum. The same losses were already
  * reported, per ring buffer, by PERF_RECORD_LOST: only what those did not
  * cover on a CPU is new (p2d_rd_lost_excess()). The sample_id of these records
- * often says CPU 0: the CPU of the event id, from ID_INDEX, is the right
- * one. Samples a BPF filter dropped on purpose
+ * says CPU 0: the CPU of the event id, from ID_INDEX, is the right one; a
+ * record without an id (a recording of one event has none in its samples)
+ * is of no known CPU. Samples a BPF filter dropped on purpose
  * (PERF_RECORD_MISC_LOST_SAMPLES_BPF) are not losses.
  *
  * Returns 0.
@@ -119,9 +125,8 @@ int p2d_rd_rec_lost_samples(struct p2d_reader *r, struct p2d_cursor *c, uint16_t
 		return 0;
 	p2d_rd_trailer(r, c, &s);
 	if (!id_cpu(r, c, &s, &cpu))
-		cpu = 0;
-	l = lost_of(r, cpu);
-	if (l)
+		r->lost_unplaced += count;
+	else if ((l = lost_of(r, cpu)))
 		l->samples += count;
 	return 0;
 }
@@ -132,7 +137,10 @@ int p2d_rd_rec_lost_samples(struct p2d_reader *r, struct p2d_cursor *c, uint16_t
  * @r: reader, at the end of the input
  *
  * The total is then perf report's "Total Lost Samples" whenever perf wrote
- * LOST_SAMPLES records, and the sum of the LOST records otherwise. Except in
+ * LOST_SAMPLES records, and the sum of the LOST records otherwise. Those of
+ * no known CPU cover first the LOST records no LOST_SAMPLES record of their
+ * CPU covers; what they count beyond is marked on the CPU whose buffer lost
+ * the most (0 if none did): where it was lost is not recorded. Except in
  * the last piece of a perf record --switch-output run: its LOST_SAMPLES count
  * the losses of the whole run (the kernel's counters are never reset), most
  * of them in the earlier pieces, which their own LOST records marked: there
@@ -144,8 +152,8 @@ int p2d_rd_lost_excess(struct p2d_reader *r)
 {
 	struct p2d_rd_sample s = { .has_cpu = true };
 	struct p2d_cursor c = { .base = p2d_in_pos(r->in) };
-	uint64_t run = 0, own = 0;
-	uint32_t cpu;
+	uint64_t run = r->lost_unplaced, own = 0, uncovered = 0, most = 0;
+	uint32_t cpu, where = 0;
 	int ret = 0;
 
 	for (cpu = 0; cpu < r->nr_lost && !ret; cpu++) {
@@ -154,8 +162,18 @@ int p2d_rd_lost_excess(struct p2d_reader *r)
 		s.ev.cpu = cpu;
 		run += l->samples;
 		own += l->records;
-		if (l->samples > l->records && !r->switch_output)
+		if (l->records > most) {
+			most = l->records;
+			where = cpu;
+		}
+		if (l->records > l->samples)
+			uncovered += l->records - l->samples;
+		else if (l->samples > l->records && !r->switch_output)
 			ret = place_lost(r, &c, &s, l->samples - l->records);
+	}
+	if (!ret && r->lost_unplaced > uncovered && !r->switch_output) {
+		s.ev.cpu = where;
+		ret = place_lost(r, &c, &s, r->lost_unplaced - uncovered);
 	}
 	if (!ret && r->switch_output && run > own)
 		p2d_warn(r->d, P2D_NO_OFFSET, "a piece of a perf record --switch-output run: its"
