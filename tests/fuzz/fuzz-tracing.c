@@ -71,6 +71,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		p2d_tracing_free(t);
 	}
+	/* the library's isolation parses as a conversion does: the next input starts clear */
+	if (tep_shield_off)
+		tep_clear_parser_flags();
 	tep_losses_free();
 	return 0;
 }

@@ -4,7 +4,8 @@
 # run.sh FUZZER: what "make fuzz" runs for each target. Fuzzes for FUZZ_TIME
 # seconds (60) with FUZZ_JOBS processes (1) on the corpus FUZZ_CORPUS
 # (tests/fuzz/corpus-TARGET, seeded by mkcorpus.sh when empty, kept between
-# runs), with the target's dictionary. Inputs that crash, leak or hang go to
+# runs), with the target's dictionary, after the inputs of
+# tests/fuzz/regress/TARGET-seq-* one after another. Inputs that crash, leak or hang go to
 # tests/fuzz/artifacts/; a finding fails the run. P2D_FUZZ_INPUT=pipe feeds
 # fuzz-convert its inputs through a pipe instead of a memfd.
 #
@@ -34,6 +35,16 @@ base=/dev/shm
 [ -w "$base" ] || base=${TMPDIR:-/tmp}
 tmp=$(mktemp -d "$base/p2d-fuzz.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
+# inputs that failed only one after another, in one process (regress/README):
+# run first, in their order
+seq=$(ls "$here/regress/$kind-seq-"* 2> /dev/null)
+if [ -n "$seq" ] && ! P2D_FUZZ_TMPDIR=$tmp \
+	LSAN_OPTIONS="suppressions=$here/../hostile/lsan.supp:print_suppressions=0" \
+	ASAN_OPTIONS=detect_leaks=1 "$fuzzer" -runs=1 $seq > "$tmp/seq.log" 2>&1; then
+	tail -n 40 "$tmp/seq.log"
+	echo "fuzz: $name: FAILED on the inputs" $seq
+	exit 1
+fi
 before=$(ls "$corpus" | wc -l)
 P2D_FUZZ_TMPDIR=$tmp \
 LSAN_OPTIONS="suppressions=$here/../hostile/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}" \

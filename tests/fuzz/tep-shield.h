@@ -103,6 +103,45 @@ static bool shield_forked;	/* in a child of the fuzzing process */
 static bool tep_shield_off;
 
 /*
+ * libtraceevent keeps two flags of its format parser in globals
+ * (is_flag_field, is_symbolic_field): __print_flags( and __print_symbolic(
+ * set them, the next REC->field clears them and marks that field, which it
+ * does not check exists. A format whose __print_flags( is not followed by
+ * a REC->field leaves one set, and a later parse, of any handle, of a
+ * REC->field its event lacks then dereferences NULL. A fork carries them,
+ * so the library's own probe (a child of the converting process) sees the
+ * same; but this process and the shield's parser each parse a sequence of
+ * their own and would disagree (fuzz-tracing: a sched_switch format whose
+ * __print_flags( had lost its REC->, then REC->comSTA_PC in
+ * sched_wakeup_new: the shield said fine, this process died). So, behind
+ * the shield, each parse starts with both clear: after a format that names
+ * either function, a format of two REC->fields clears them (its common
+ * fields, a blank line, its own: else libtraceevent reads no print fmt).
+ */
+static const char tep_clear_fmt[] =
+	"name: p2d_clear\nID: 1\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n\n"
+	"\tfield:int a;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"%d %d\", REC->a, REC->a\n";
+
+static void tep_clear_parser_flags(void)
+{
+	struct tep_handle *tep = tep_alloc();
+
+	if (!tep)
+		return;
+	tep_real_parse(tep, tep_clear_fmt, sizeof(tep_clear_fmt) - 1, "p2d");
+	tep_free(tep);
+}
+
+/* After the parse of @buf: clear the flags if it may have left them set */
+static void tep_parsed(const char *buf, unsigned long size)
+{
+	if (memmem(buf, size, "__print_flags", 13) || memmem(buf, size, "__print_symbolic", 16))
+		tep_clear_parser_flags();
+}
+
+/*
  * Does the real parser survive @buf? In a child, with a time limit (when
  * the helper is gone). The child dies of the signal itself, as the
  * helper's parser does.
@@ -219,6 +258,7 @@ static void __attribute__((noreturn)) parser_main(int req, int ans)
 			tep_real_parse(tep, buf, r.size, r.sys_len ? sys : NULL);
 			alarm(0);
 			tep_free(tep);
+			tep_parsed(buf, r.size);
 		}
 		free(buf);
 		free(sys);

@@ -30,6 +30,8 @@ enum tep_errno tep_parse_event(struct tep_handle *tep, const char *buf, unsigned
 	ret = tep_real_parse(tep, buf, size, sys);
 	tep_losses_leave();
 	__lsan_enable();
+	if (!tep_shield_off)
+		tep_parsed(buf, size);
 	return ret;
 }
 
@@ -49,6 +51,8 @@ enum tep_errno tep_parse_format(struct tep_handle *tep, struct tep_event **event
 	ret = tep_real_parse_format(tep, eventp, buf, size, sys);
 	tep_losses_leave();
 	__lsan_enable();
+	if (!tep_shield_off)
+		tep_parsed(buf, size);
 	return ret;
 }
 
