@@ -408,32 +408,37 @@ static int queue_tps(struct p2d_conv *cv, const struct p2d_tp_event *t, size_t n
 static int sink_tracepoints(void *ctx, const struct p2d_tp_event *t, size_t n, bool swap)
 {
 	struct p2d_conv *cv = ctx;
-	bool fast = short_path(cv);
-	struct p2d_event ev;
-	size_t i, start = 0;
 	uint16_t id;
+	struct p2d_event ev;
+	size_t i = 0, start = 0, end;
 	int ret;
 
-	/* t[start .. i - 1] take the short path */
-	for (i = 0; i < n; i++) {
-		const struct p2d_tp_event *e = &t[i];
+	for (;;) {
+		/* t[start .. i - 1] take the short path; the one at @end looks at cancel */
+		end = short_path(cv) ? i + CANCEL_EVERY - 1 - cv->events_read % CANCEL_EVERY : i;
+		if (end > n)
+			end = n;
+		for (; i < end; i++) {
+			const struct p2d_tp_event *e = &t[i];
 
-		if (fast && e->cpu < P2D_MAX_CPUS && e->len >= 8 &&
-		    (cv->events_read + 1) % CANCEL_EVERY &&
-		    p2d_tracing_has_event(cv->tracing, (id = p2d_get16(e->raw, false)))) {
-			cv->events_read++;
+			if (e->cpu >= P2D_MAX_CPUS || e->len < 8)
+				break;
+			id = p2d_get16(e->raw, false);
+			if (!p2d_tracing_has_event(cv->tracing, id))
+				break;
 			payload_ksyms(cv, id, e->raw, e->len);
-			continue;
 		}
+		cv->events_read += i - start;
+		if (i == n)
+			break;
 		/* the ones before it are queued first */
 		if (i > start && (ret = queue_tps(cv, t + start, i - start)))
 			return ret;
-		start = i + 1;
-		p2d_tp_to_event(e, swap, &ev);
+		p2d_tp_to_event(&t[i], swap, &ev);
 		ret = sink_event(cv, &ev);
 		if (ret)
 			return ret;
-		fast = short_path(cv);
+		start = ++i;
 	}
 	return n > start ? queue_tps(cv, t + start, n - start) : 0;
 }
