@@ -256,14 +256,7 @@ static inline __attribute__((always_inline)) int fast_samples(struct p2d_reader 
 		t = &r->batch[n];
 		t->ts = p2d_get64(body + a->in_sample.time, swap);
 		t->cpu = p2d_get32(body + a->in_sample.cpu, swap);
-		if (a->in_sample.tid >= 0) {
-			t->pid = p2d_get32(body + a->in_sample.tid, swap);
-			t->tid = p2d_get32(body + a->in_sample.tid + 4, swap);
-			t->has_pid = true;
-		} else {
-			t->pid = t->tid = 0;
-			t->has_pid = false;
-		}
+		t->ids = a->in_sample.tid >= 0 ? body + a->in_sample.tid : NULL;
 		t->raw = body + a->off_raw + 4;
 		t->len = raw;
 		t->off = packed ? pos : pos + done;

@@ -92,9 +92,8 @@ struct p2d_event {
  * @raw: the ftrace payload, in the recording's byte order
  * @len: payload bytes
  * @cpu: CPU it was recorded on
- * @pid: process id, when @has_pid
- * @tid: thread id, when @has_pid
- * @has_pid: the recording carries pid and tid
+ * @ids: the sample's u32 pid and tid, in the recording's byte order, or NULL
+ *	when the recording does not carry them
  * @kernel_ip: the sample was taken in the kernel
  * @off: input offset of the record, for messages
  *
@@ -106,9 +105,7 @@ struct p2d_tp_event {
 	const uint8_t	*raw;
 	uint32_t	len;
 	uint32_t	cpu;
-	uint32_t	pid;
-	uint32_t	tid;
-	bool		has_pid;
+	const uint8_t	*ids;
 	bool		kernel_ip;
 	uint64_t	off;
 };
@@ -123,9 +120,11 @@ static inline void p2d_tp_to_event(const struct p2d_tp_event *t, bool swap, stru
 {
 	memset(ev, 0, sizeof(*ev));
 	ev->cpu = t->cpu;
-	ev->pid = t->pid;
-	ev->tid = t->tid;
-	ev->has_pid = t->has_pid;
+	if (t->ids) {
+		ev->pid = p2d_get32(t->ids, swap);
+		ev->tid = p2d_get32(t->ids + 4, swap);
+		ev->has_pid = true;
+	}
 	ev->swap = swap;
 	ev->kernel_ip = t->kernel_ip;
 	ev->ts = t->ts;
