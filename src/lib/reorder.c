@@ -499,31 +499,42 @@ static bool plain(const struct p2d_qentry *e)
 	return e->len != P2D_LOST_MARK && !(e->len & P2D_GROUP_FLAG);
 }
 
-/* Release the plain events from @q's head on, up to @limit, as one run */
+/* Release the plain events from @q's head (one) on, up to @limit, as one run */
 static int flush_run(struct p2d_reorder *s, struct cpuq *q, uint32_t cpu, uint64_t limit,
 		     bool strict)
 {
-	size_t i, end = q->head + 1, bytes = q->e[q->head].len;
+	const struct p2d_qentry *first = &q->e[q->head], *x = first + 1, *end = &q->e[q->n];
+	uint64_t upto = limit - strict;		/* the last time released */
+	uint64_t other = 0;	/* the bits of other chunks' payload addresses */
+	size_t i, bytes = first->len, nr, n;
 	struct chunk *c;
-	size_t nr;
 	int ret;
 
-	while (end < q->n && plain(&q->e[end]) &&
-	       (q->e[end].ts < limit || (!strict && q->e[end].ts == limit)))
-		bytes += q->e[end++].len;
-	ret = s->emit_run(s->ctx, cpu, &q->e[q->head], end - q->head);
+	/* a lost mark (P2D_LOST_MARK) or a group has P2D_GROUP_FLAG */
+	for (; x < end && !(x->len & P2D_GROUP_FLAG) && x->ts <= upto; x++) {
+		bytes += x->len;
+		other |= x->off ^ first->off;
+	}
+	n = (size_t)(x - first);
+	ret = s->emit_run(s->ctx, cpu, first, n);
 	s->bytes -= bytes;
-	/* release() for each, once per stretch of payloads in one chunk */
-	for (i = q->head; i < end; i += nr) {
-		c = chunk_of(q->e[i].off);
-		for (nr = 1; i + nr < end && chunk_of(q->e[i + nr].off) == c; nr++)
-			;
-		c->live -= nr - 1;
-		release(s, q, q->e[i].off);
+	first = &q->e[q->head];
+	if (other < CHUNK_SIZE) {	/* all in one chunk */
+		chunk_of(first->off)->live -= n - 1;
+		release(s, q, first->off);
+	} else {
+		/* release() for each, once per stretch of payloads in one chunk */
+		for (i = q->head; i < q->head + n; i += nr) {
+			c = chunk_of(q->e[i].off);
+			for (nr = 1; i + nr < q->head + n && chunk_of(q->e[i + nr].off) == c; nr++)
+				;
+			c->live -= nr - 1;
+			release(s, q, q->e[i].off);
+		}
 	}
 	q->emitted = true;
-	q->emitted_ts = q->e[end - 1].ts;
-	q->head = end;
+	q->emitted_ts = first[n - 1].ts;
+	q->head += n;
 	return ret;
 }
 
