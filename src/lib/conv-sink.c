@@ -408,6 +408,7 @@ static int queue_tps(struct p2d_conv *cv, const struct p2d_tp_event *t, size_t n
 static int sink_tracepoints(void *ctx, const struct p2d_tp_event *t, size_t n, bool swap)
 {
 	struct p2d_conv *cv = ctx;
+	const uint8_t *known, *fields;
 	uint16_t id;
 	struct p2d_event ev;
 	size_t i = 0, start = 0, end;
@@ -418,15 +419,19 @@ static int sink_tracepoints(void *ctx, const struct p2d_tp_event *t, size_t n, b
 		end = short_path(cv) ? i + CANCEL_EVERY - 1 - cv->events_read % CANCEL_EVERY : i;
 		if (end > n)
 			end = n;
+		/* in locals: p2d_ksyms_payload() changes neither */
+		known = cv->tracing ? cv->tracing->known : NULL;
+		fields = cv->ksyms_map;
 		for (; i < end; i++) {
 			const struct p2d_tp_event *e = &t[i];
 
 			if (e->cpu >= P2D_MAX_CPUS || e->len < 8)
 				break;
 			id = p2d_get16(e->raw, false);
-			if (!p2d_tracing_has_event(cv->tracing, id))
+			if (!(known[id / 8] & (1u << (id % 8))))	/* p2d_tracing_has_event() */
 				break;
-			payload_ksyms(cv, id, e->raw, e->len);
+			if (p2d_ksyms_has_fields(fields, id))
+				p2d_ksyms_payload(cv->ksyms, e->raw, e->len);
 		}
 		cv->events_read += i - start;
 		if (i == n)
