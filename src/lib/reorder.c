@@ -46,8 +46,6 @@
 
 #include "reorder-local.h"
 
-#define DEFER_BYTES	(64u << 10)	/* queued before an owed release is made */
-
 /**
  * p2d_reorder_new - create a reorder queue
  * @emit: receives events in per-CPU time order
@@ -270,102 +268,6 @@ int p2d_reorder_add(struct p2d_reorder *s, uint32_t cpu, uint64_t ts, const void
 	if (len & P2D_GROUP_FLAG)
 		return -ERANGE;
 	return add_entry(s, cpu, ts, data, len, 0);
-}
-
-/*
- * The samples from @t on that add_entry() would queue on the spot, all of
- * @t[0]'s CPU: each one in order, after what the CPU released, after what
- * an owed release covers, with room in the CPU's chunk and entries and
- * under the queue's cap. They are queued with the queue's state in
- * locals. Returns how many (the next one, if any, goes through
- * add_entry()).
- */
-static size_t add_tps_run(struct p2d_reorder *s, const struct p2d_tp_event *t, size_t n)
-{
-	uint32_t cpu = n ? t[0].cpu : UINT32_MAX;
-	struct p2d_qentry *e;
-	struct chunk *c;
-	struct cpuq *q;
-	size_t i, left;
-	uint64_t lo = 0;
-	uint8_t *p;
-
-	if (cpu >= s->top || !(c = (q = &s->q[cpu])->cur) || c->used == c->size ||
-	    q->n >= q->room || s->bytes >= P2D_QUEUE_CAP)
-		return 0;
-	if (q->n > q->head)
-		lo = q->e[q->n - 1].ts;
-	if (q->emitted && q->emitted_ts > lo)
-		lo = q->emitted_ts;
-	if (s->pending && s->pend_limit >= lo) {
-		if (s->pend_limit == UINT64_MAX)
-			return 0;
-		lo = s->pend_limit + 1;
-	}
-	if (n > q->room - q->n)
-		n = q->room - q->n;
-	/* the chunk's room and the cap's, both less each payload's bytes */
-	left = c->mapped - c->used;
-	if (left > P2D_QUEUE_CAP - s->bytes)
-		left = P2D_QUEUE_CAP - s->bytes;
-	e = q->e + q->n;
-	p = c->data + c->used;
-	for (i = 0; i < n; i++) {
-		uint32_t len = t[i].len;
-		uint64_t ts = t[i].ts;
-
-		/* len - 1: an empty payload takes add_entry() (never at a chunk's end) */
-		if (t[i].cpu != cpu || ts < lo || len - 1 >= left)
-			break;
-		memcpy(p, t[i].raw, len);
-		e->ts = ts;
-		e->off = (uint64_t)(uintptr_t)p;
-		e->len = len;
-		e++;
-		p += len;
-		left -= len;
-		lo = ts;
-	}
-	if (!i)
-		return 0;
-	s->bytes += (size_t)(p - (c->data + c->used));
-	c->used = (size_t)(p - c->data);
-	c->live += i;
-	q->n += i;
-	if (lo > s->cur_max)
-		s->cur_max = lo;
-	return i;
-}
-
-/**
- * p2d_reorder_add_tps - queue tracepoint samples, one after the other
- * @s: queue
- * @t: the samples: @ts, @cpu (below P2D_MAX_CPUS), @raw and @len of each
- * @n: how many
- * @done: set to how many were queued (the index of the one that failed)
- *
- * As p2d_reorder_add() for each, in one loop, read where the reader put
- * them.
- *
- * Returns 0, or p2d_reorder_add()'s error for event *@done.
- */
-int p2d_reorder_add_tps(struct p2d_reorder *s, const struct p2d_tp_event *t, size_t n,
-			size_t *done)
-{
-	size_t i = 0;
-	int ret = 0;
-
-	while ((i += add_tps_run(s, t + i, n - i)) < n) {
-		if (t[i].len & P2D_GROUP_FLAG)
-			ret = -ERANGE;
-		else
-			ret = add_entry(s, t[i].cpu, t[i].ts, t[i].raw, t[i].len, 0);
-		if (ret)
-			break;
-		i++;
-	}
-	*done = i;
-	return ret;
 }
 
 /**

@@ -98,7 +98,10 @@ struct p2d_event {
  * @off: input offset of the record, for messages
  *
  * The same sample as a &p2d_event with @source P2D_TRACEPOINT, no call
- * chain, no registers and no user stack (p2d_tp_to_event()).
+ * chain, no registers and no user stack (p2d_tp_to_event()). One with
+ * @raw NULL (and @cpu UINT32_MAX, the rest 0 but @off) is no sample but
+ * the end of a round between the others: what the sink's round callback
+ * is told.
  */
 struct p2d_tp_event {
 	uint64_t	ts;
@@ -340,8 +343,9 @@ struct p2d_read_stats {
  * @source: an event that is not a tracepoint; before its first sample
  * @event: one sample
  * @tracepoints: @n tracepoint samples in a row (@swap: in the other byte
- *	order), as @n calls of @event would give them; may be NULL (then
- *	@event gets each)
+ *	order), as @n calls of @event would give them, with the ends of rounds
+ *	between them as calls of @round would (&p2d_tp_event); may be NULL
+ *	(then @event and @round get each)
  * @lost: @count events lost on @cpu (P2D_NO_CPU: unknown) at @ts (UINT64_MAX:
  *	reported only at the end, time unknown)
  * @round: the end of one of perf's rounds: older events may be released
