@@ -253,10 +253,10 @@ static inline __attribute__((always_inline)) int fast_samples(struct p2d_reader 
 			continue;
 		}
 		a = sample_attr_at(r, h, size, swap);
-		if (!a || !a->tp_fast || (uint32_t)a->off_raw + 4 > size - 8)
+		if (!a || size < a->fast_size)	/* (UINT32_MAX: not @tp_fast) */
 			break;
 		raw = p2d_get32(body + a->off_raw, swap);
-		if (raw > size - 8 - a->off_raw - 4)
+		if (raw > size - a->fast_size)
 			break;
 		t = &r->batch[n];
 		t->ts = p2d_get64(body + a->in_sample.time, swap);
