@@ -391,10 +391,21 @@ static int queue_tps(struct p2d_conv *cv, const struct p2d_tp_event *t, size_t n
 	size_t done;
 	int ret = p2d_reorder_add_tps(cv->queue, t, n, &done);
 
-	if (ret)
+	if (ret && t[done].raw)
 		return p2d_error(&cv->diag, t[done].off, ret, "queueing an event: %s",
 				 strerror(-ret));
-	return 0;
+	return ret;	/* an end of round's: as sink_round()'s */
+}
+
+static int sink_round(void *ctx);
+
+/*
+ * May the end of a round go to the queue among the samples, as sink_round()
+ * would give it (lazy, and nothing cancelled)?
+ */
+static bool round_in_run(const struct p2d_conv *cv)
+{
+	return cv->cpus && !cv->own_events && !(cv->opts->cancel && *cv->opts->cancel);
 }
 
 /*
@@ -403,37 +414,61 @@ static int queue_tps(struct p2d_conv *cv, const struct p2d_tp_event *t, size_t n
  * straight from @t. An event the short path does not cover (before the
  * formats or the selection are settled, with a selection, in another byte
  * order, on a CPU out of range, of an id without a format, or the one
- * that looks at cancel) goes through sink_event().
+ * that looks at cancel) goes through sink_event(). The ends of rounds
+ * between them go to the queue with them when sink_round() would make
+ * the queue's release lazy and nothing is cancelled; else through
+ * sink_round().
  */
 static int sink_tracepoints(void *ctx, const struct p2d_tp_event *t, size_t n, bool swap)
 {
 	struct p2d_conv *cv = ctx;
-	bool fast = short_path(cv);
-	struct p2d_event ev;
-	size_t i, start = 0;
+	const uint8_t *known, *fields;
 	uint16_t id;
+	struct p2d_event ev;
+	size_t i = 0, start = 0, end, rounds;
 	int ret;
 
-	/* t[start .. i - 1] take the short path */
-	for (i = 0; i < n; i++) {
-		const struct p2d_tp_event *e = &t[i];
+	for (;;) {
+		/* t[start .. i - 1] take the short path; the event at @end looks at cancel */
+		end = short_path(cv) ? i + CANCEL_EVERY - 1 - cv->events_read % CANCEL_EVERY : i;
+		if (end > n)
+			end = n;
+		/* in locals: p2d_ksyms_payload() changes none */
+		known = cv->tracing ? cv->tracing->known : NULL;
+		fields = cv->ksyms_map;
+		for (rounds = 0; i < end; i++) {
+			const struct p2d_tp_event *e = &t[i];
 
-		if (fast && e->cpu < P2D_MAX_CPUS && e->len >= 8 &&
-		    (cv->events_read + 1) % CANCEL_EVERY &&
-		    p2d_tracing_has_event(cv->tracing, (id = p2d_get16(e->raw, false)))) {
-			cv->events_read++;
-			payload_ksyms(cv, id, e->raw, e->len);
-			continue;
+			if (e->cpu >= P2D_MAX_CPUS || e->len < 8) {
+				/* an end of round (@raw NULL) stays in the run when lazy */
+				if (e->raw || !round_in_run(cv))
+					break;
+				rounds++;
+				if (end < n)
+					end++;
+				continue;
+			}
+			id = p2d_get16(e->raw, false);
+			if (!(known[id / 8] & (1u << (id % 8))))	/* p2d_tracing_has_event() */
+				break;
+			if (p2d_ksyms_has_fields(fields, id))
+				p2d_ksyms_payload(cv->ksyms, e->raw, e->len);
 		}
+		cv->events_read += i - start - rounds;
+		if (i == n)
+			break;
 		/* the ones before it are queued first */
 		if (i > start && (ret = queue_tps(cv, t + start, i - start)))
 			return ret;
-		start = i + 1;
-		p2d_tp_to_event(e, swap, &ev);
-		ret = sink_event(cv, &ev);
+		if (t[i].raw) {
+			p2d_tp_to_event(&t[i], swap, &ev);
+			ret = sink_event(cv, &ev);
+		} else {
+			ret = sink_round(cv);
+		}
 		if (ret)
 			return ret;
-		fast = short_path(cv);
+		start = ++i;
 	}
 	return n > start ? queue_tps(cv, t + start, n - start) : 0;
 }

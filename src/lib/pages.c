@@ -257,26 +257,31 @@ int p2d_pb_add_run(struct p2d_page_builder *pb, const struct p2d_qentry *e, size
 	}
 	while (i < n) {
 		if (pb->open) {
-			uint8_t *base = pb->page + pb->hdr_size;
-			uint32_t used = pb->used, room = pb->page_size - pb->hdr_size -
-						       (pb->missed ? pb->long_size : 0);
+			/* the page's free bytes, less an event's header word */
+			uint8_t *base = pb->page + pb->hdr_size, *p = base + pb->used;
+			const uint8_t *lim = base + pb->page_size - pb->hdr_size -
+					     (pb->missed ? pb->long_size : 0) - 4;
+			const struct p2d_qentry *x = e + i, *end = e + n;
 			uint64_t last = pb->last_ts;
 
-			for (start = i; i < n; i++) {
-				uint32_t len = e[i].len, len4 = len ? (len + 3) & ~3u : 4;
-				uint64_t ts = e[i].ts, delta = ts - last;
-				uint8_t *p = base + used;
+			for (; x < end; x++) {
+				/* 0 for an empty payload: p2d_pb_add() gives it 4 bytes */
+				uint32_t len = x->len, len4 = ((len - 1) | 3) + 1;
+				uint64_t delta = x->ts - last;
 
-				if (ts < last || len4 > P2D_PB_SMALL_MAX ||
-				    delta >= (1u << P2D_PB_TS_SHIFT) || used + 4 + len4 > room)
+				/* an earlier time makes @delta wrap, too large */
+				if (delta >= (1u << P2D_PB_TS_SHIFT) ||
+				    len4 - 4 > P2D_PB_SMALL_MAX - 4 || (ptrdiff_t)len4 > lim - p)
 					break;
 				p2d_put32(p, len4 / 4 | (uint32_t)delta << 5, false);
 				memset(p + len4, 0, 4);
-				memcpy(p + 4, (const void *)(uintptr_t)e[i].off, len);
-				used += 4 + len4;
-				last = ts;
+				memcpy(p + 4, (const void *)(uintptr_t)x->off, len);
+				p += 4 + len4;
+				last = x->ts;
 			}
-			pb->used = used;
+			start = i;
+			i = (size_t)(x - e);
+			pb->used = (uint32_t)(p - base);
 			pb->last_ts = last;
 			pb->events += i - start;
 			if (i == n)

@@ -48,6 +48,9 @@ struct p2d_id_offsets {
  * @in_trailer: where they sit in the sample_id trailer
  * @tp_fast: a tracepoint, @fixed, whose samples have a time and a CPU: read
  *	by p2d_rd_fast_samples()
+ * @fast_size: with @tp_fast, the size of a sample record up to its RAW
+ *	data (header, fields, RAW size word), else UINT32_MAX: the least a
+ *	record p2d_rd_fast_samples() reads has
  * @vals: the &enum p2d_val its samples carry (bitmask)
  * @announced: told to the sink as a &p2d_source
  * @off: input offset of the attribute, for messages
@@ -72,6 +75,7 @@ struct p2d_attr {
 	int		off_raw;
 	struct p2d_id_offsets in_trailer;
 	bool		tp_fast;
+	uint32_t	fast_size;
 	uint32_t	vals;
 	bool		announced;
 	uint64_t	off;

@@ -183,7 +183,7 @@ static int rec_sample(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 	return r->sink->ops->event(r->sink->ctx, &s.ev);
 }
 
-/* @n batched tracepoint samples to the sink, in their order */
+/* @n batched tracepoint samples (and ends of rounds) to the sink, in their order */
 static int deliver(struct p2d_reader *r, uint32_t n)
 {
 	const struct p2d_sink *sink = r->sink;
@@ -194,8 +194,12 @@ static int deliver(struct p2d_reader *r, uint32_t n)
 	if (sink->ops->tracepoints)
 		return sink->ops->tracepoints(sink->ctx, r->batch, n, r->swap);
 	for (i = 0; i < n; i++) {
-		p2d_tp_to_event(&r->batch[i], r->swap, &ev);
-		ret = sink->ops->event(sink->ctx, &ev);
+		if (r->batch[i].raw) {
+			p2d_tp_to_event(&r->batch[i], r->swap, &ev);
+			ret = sink->ops->event(sink->ctx, &ev);
+		} else {
+			ret = sink->ops->round(sink->ctx);
+		}
 		if (ret)
 			return ret;
 	}
@@ -203,18 +207,16 @@ static int deliver(struct p2d_reader *r, uint32_t n)
 }
 
 /*
- * A FINISHED_ROUND among the samples: as p2d_rd_dispatch() gives it, after
- * the @n batched before it
+ * A FINISHED_ROUND among the samples, as p2d_rd_dispatch() counts it: in
+ * the batch, after the samples before it (&p2d_tp_event)
  */
-static __attribute__((noinline)) int round_between(struct p2d_reader *r, uint32_t n)
+static void round_between(struct p2d_reader *r, struct p2d_tp_event *t, uint64_t off)
 {
-	int ret = n ? deliver(r, n) : 0;
-
-	if (ret)
-		return ret;
 	r->records++;
 	r->rec_count[P2D_REC_FINISHED_ROUND]++;
-	return r->sink->ops->round(r->sink->ctx);
+	memset(t, 0, sizeof(*t));
+	t->cpu = UINT32_MAX;
+	t->off = off;
 }
 
 /* p2d_rd_fast_samples() for a byte order (@swap, a constant) */
@@ -240,30 +242,26 @@ static inline __attribute__((always_inline)) int fast_samples(struct p2d_reader 
 		if (__builtin_expect(type != PERF_RECORD_SAMPLE || size < 8 || size > len - done, 0)) {
 			if (type != P2D_REC_FINISHED_ROUND || size != 8)
 				break;
-			ret = round_between(r, n);
-			n = 0;
+			round_between(r, &r->batch[n], packed ? pos : pos + done);
 			done += size;
-			if (ret)
-				break;
+			if (++n == P2D_RD_BATCH) {
+				ret = deliver(r, n);
+				n = 0;
+				if (ret)
+					break;
+			}
 			continue;
 		}
 		a = sample_attr_at(r, h, size, swap);
-		if (!a || !a->tp_fast || (uint32_t)a->off_raw + 4 > size - 8)
+		if (!a || size < a->fast_size)	/* (UINT32_MAX: not @tp_fast) */
 			break;
 		raw = p2d_get32(body + a->off_raw, swap);
-		if (raw > size - 8 - a->off_raw - 4)
+		if (raw > size - a->fast_size)
 			break;
 		t = &r->batch[n];
 		t->ts = p2d_get64(body + a->in_sample.time, swap);
 		t->cpu = p2d_get32(body + a->in_sample.cpu, swap);
-		if (a->in_sample.tid >= 0) {
-			t->pid = p2d_get32(body + a->in_sample.tid, swap);
-			t->tid = p2d_get32(body + a->in_sample.tid + 4, swap);
-			t->has_pid = true;
-		} else {
-			t->pid = t->tid = 0;
-			t->has_pid = false;
-		}
+		t->ids = a->in_sample.tid >= 0 ? body + a->in_sample.tid : NULL;
 		t->raw = body + a->off_raw + 4;
 		t->len = raw;
 		t->off = packed ? pos : pos + done;
@@ -302,7 +300,9 @@ static inline __attribute__((always_inline)) int fast_samples(struct p2d_reader 
  * record loop's general path and handed to the sink in batches: the same
  * events, in the same order, as rec_sample() gives. The FINISHED_ROUND
  * records between them (a few events apart in some recordings) go to the
- * sink here too, as rec_round() gives them. It stops at the first
+ * sink here too, in the batches (&p2d_tp_event), which the sink's
+ * tracepoints callback takes as rec_round() would give them (when it has
+ * none: its round callback between the samples). It stops at the first
  * record that is anything else (or is cut, or malformed), which the record
  * loop then reads as before.
  *

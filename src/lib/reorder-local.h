@@ -7,6 +7,7 @@
 #include "slab.h"
 
 #define CHUNK_SIZE	(128u << 10)
+#define DEFER_BYTES	(64u << 10)	/* queued before an owed release is made */
 
 /* Payload memory: CHUNK_SIZE aligned, larger for one big payload */
 struct chunk {

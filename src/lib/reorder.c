@@ -46,8 +46,6 @@
 
 #include "reorder-local.h"
 
-#define DEFER_BYTES	(64u << 10)	/* queued before an owed release is made */
-
 /**
  * p2d_reorder_new - create a reorder queue
  * @emit: receives events in per-CPU time order
@@ -273,36 +271,6 @@ int p2d_reorder_add(struct p2d_reorder *s, uint32_t cpu, uint64_t ts, const void
 }
 
 /**
- * p2d_reorder_add_tps - queue tracepoint samples, one after the other
- * @s: queue
- * @t: the samples: @ts, @cpu (below P2D_MAX_CPUS), @raw and @len of each
- * @n: how many
- * @done: set to how many were queued (the index of the one that failed)
- *
- * As p2d_reorder_add() for each, in one loop, read where the reader put
- * them.
- *
- * Returns 0, or p2d_reorder_add()'s error for event *@done.
- */
-int p2d_reorder_add_tps(struct p2d_reorder *s, const struct p2d_tp_event *t, size_t n,
-			size_t *done)
-{
-	size_t i;
-	int ret = 0;
-
-	for (i = 0; i < n; i++) {
-		if (t[i].len & P2D_GROUP_FLAG)
-			ret = -ERANGE;
-		else
-			ret = add_entry(s, t[i].cpu, t[i].ts, t[i].raw, t[i].len, 0);
-		if (ret)
-			break;
-	}
-	*done = i;
-	return ret;
-}
-
-/**
  * p2d_reorder_add_group - queue events that stay together
  * @s: queue
  * @cpu: CPU (below P2D_MAX_CPUS)
@@ -433,31 +401,42 @@ static bool plain(const struct p2d_qentry *e)
 	return e->len != P2D_LOST_MARK && !(e->len & P2D_GROUP_FLAG);
 }
 
-/* Release the plain events from @q's head on, up to @limit, as one run */
+/* Release the plain events from @q's head (one) on, up to @limit, as one run */
 static int flush_run(struct p2d_reorder *s, struct cpuq *q, uint32_t cpu, uint64_t limit,
 		     bool strict)
 {
-	size_t i, end = q->head + 1, bytes = q->e[q->head].len;
+	const struct p2d_qentry *first = &q->e[q->head], *x = first + 1, *end = &q->e[q->n];
+	uint64_t upto = limit - strict;		/* the last time released */
+	uint64_t other = 0;	/* the bits of other chunks' payload addresses */
+	size_t i, bytes = first->len, nr, n;
 	struct chunk *c;
-	size_t nr;
 	int ret;
 
-	while (end < q->n && plain(&q->e[end]) &&
-	       (q->e[end].ts < limit || (!strict && q->e[end].ts == limit)))
-		bytes += q->e[end++].len;
-	ret = s->emit_run(s->ctx, cpu, &q->e[q->head], end - q->head);
+	/* a lost mark (P2D_LOST_MARK) or a group has P2D_GROUP_FLAG */
+	for (; x < end && !(x->len & P2D_GROUP_FLAG) && x->ts <= upto; x++) {
+		bytes += x->len;
+		other |= x->off ^ first->off;
+	}
+	n = (size_t)(x - first);
+	ret = s->emit_run(s->ctx, cpu, first, n);
 	s->bytes -= bytes;
-	/* release() for each, once per stretch of payloads in one chunk */
-	for (i = q->head; i < end; i += nr) {
-		c = chunk_of(q->e[i].off);
-		for (nr = 1; i + nr < end && chunk_of(q->e[i + nr].off) == c; nr++)
-			;
-		c->live -= nr - 1;
-		release(s, q, q->e[i].off);
+	first = &q->e[q->head];
+	if (other < CHUNK_SIZE) {	/* all in one chunk */
+		chunk_of(first->off)->live -= n - 1;
+		release(s, q, first->off);
+	} else {
+		/* release() for each, once per stretch of payloads in one chunk */
+		for (i = q->head; i < q->head + n; i += nr) {
+			c = chunk_of(q->e[i].off);
+			for (nr = 1; i + nr < q->head + n && chunk_of(q->e[i + nr].off) == c; nr++)
+				;
+			c->live -= nr - 1;
+			release(s, q, q->e[i].off);
+		}
 	}
 	q->emitted = true;
-	q->emitted_ts = q->e[end - 1].ts;
-	q->head = end;
+	q->emitted_ts = first[n - 1].ts;
+	q->head += n;
 	return ret;
 }
 

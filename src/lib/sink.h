@@ -92,23 +92,23 @@ struct p2d_event {
  * @raw: the ftrace payload, in the recording's byte order
  * @len: payload bytes
  * @cpu: CPU it was recorded on
- * @pid: process id, when @has_pid
- * @tid: thread id, when @has_pid
- * @has_pid: the recording carries pid and tid
+ * @ids: the sample's u32 pid and tid, in the recording's byte order, or NULL
+ *	when the recording does not carry them
  * @kernel_ip: the sample was taken in the kernel
  * @off: input offset of the record, for messages
  *
  * The same sample as a &p2d_event with @source P2D_TRACEPOINT, no call
- * chain, no registers and no user stack (p2d_tp_to_event()).
+ * chain, no registers and no user stack (p2d_tp_to_event()). One with
+ * @raw NULL (and @cpu UINT32_MAX, the rest 0 but @off) is no sample but
+ * the end of a round between the others: what the sink's round callback
+ * is told.
  */
 struct p2d_tp_event {
 	uint64_t	ts;
 	const uint8_t	*raw;
 	uint32_t	len;
 	uint32_t	cpu;
-	uint32_t	pid;
-	uint32_t	tid;
-	bool		has_pid;
+	const uint8_t	*ids;
 	bool		kernel_ip;
 	uint64_t	off;
 };
@@ -123,9 +123,11 @@ static inline void p2d_tp_to_event(const struct p2d_tp_event *t, bool swap, stru
 {
 	memset(ev, 0, sizeof(*ev));
 	ev->cpu = t->cpu;
-	ev->pid = t->pid;
-	ev->tid = t->tid;
-	ev->has_pid = t->has_pid;
+	if (t->ids) {
+		ev->pid = p2d_get32(t->ids, swap);
+		ev->tid = p2d_get32(t->ids + 4, swap);
+		ev->has_pid = true;
+	}
 	ev->swap = swap;
 	ev->kernel_ip = t->kernel_ip;
 	ev->ts = t->ts;
@@ -341,8 +343,9 @@ struct p2d_read_stats {
  * @source: an event that is not a tracepoint; before its first sample
  * @event: one sample
  * @tracepoints: @n tracepoint samples in a row (@swap: in the other byte
- *	order), as @n calls of @event would give them; may be NULL (then
- *	@event gets each)
+ *	order), as @n calls of @event would give them, with the ends of rounds
+ *	between them as calls of @round would (&p2d_tp_event); may be NULL
+ *	(then @event and @round get each)
  * @lost: @count events lost on @cpu (P2D_NO_CPU: unknown) at @ts (UINT64_MAX:
  *	reported only at the end, time unknown)
  * @round: the end of one of perf's rounds: older events may be released
