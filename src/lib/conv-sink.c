@@ -421,6 +421,7 @@ static bool round_in_run(const struct p2d_conv *cv)
  */
 static int sink_tracepoints(void *ctx, const struct p2d_tp_event *t, size_t n, bool swap)
 {
+	static const uint8_t no_fields[(UINT16_MAX + 1) / 8];	/* no ksyms map: none has */
 	struct p2d_conv *cv = ctx;
 	const uint8_t *known, *fields;
 	uint16_t id;
@@ -435,7 +436,7 @@ static int sink_tracepoints(void *ctx, const struct p2d_tp_event *t, size_t n, b
 			end = n;
 		/* in locals: p2d_ksyms_payload() changes none */
 		known = cv->tracing ? cv->tracing->known : NULL;
-		fields = cv->ksyms_map;
+		fields = cv->ksyms_map ? cv->ksyms_map : no_fields;
 		for (rounds = 0; i < end; i++) {
 			const struct p2d_tp_event *e = &t[i];
 
@@ -449,10 +450,12 @@ static int sink_tracepoints(void *ctx, const struct p2d_tp_event *t, size_t n, b
 				continue;
 			}
 			id = p2d_get16(e->raw, false);
-			if (!(known[id / 8] & (1u << (id % 8))))	/* p2d_tracing_has_event() */
+			/* p2d_tracing_has_event() and not p2d_ksyms_has_fields(): the most */
+			if (known[id / 8] & ~fields[id / 8] & (1u << (id % 8)))
+				continue;
+			if (!(known[id / 8] & (1u << (id % 8))))
 				break;
-			if (p2d_ksyms_has_fields(fields, id))
-				p2d_ksyms_payload(cv->ksyms, e->raw, e->len);
+			p2d_ksyms_payload(cv->ksyms, e->raw, e->len);
 		}
 		cv->events_read += i - start - rounds;
 		if (i == n)

@@ -175,8 +175,8 @@ void p2d_rd_layout(struct p2d_attr *a)
 	a->in_sample.cpu = sample_offset(st, rf, PERF_SAMPLE_CPU);
 	a->off_raw = sample_offset(st, rf, PERF_SAMPLE_RAW);
 	a->fixed = a->off_raw >= 0;
-	a->tp_fast = a->type == PERF_TYPE_TRACEPOINT && a->fixed && a->in_sample.time >= 0 &&
-		     a->in_sample.cpu >= 0;
+	a->tp_fast = a->type == PERF_TYPE_TRACEPOINT && a->fixed && a->in_sample.tid >= 0 &&
+		     a->in_sample.time >= 0 && a->in_sample.cpu >= 0;
 	a->fast_size = a->tp_fast ? 8 + (uint32_t)a->off_raw + 4 : UINT32_MAX;
 	a->in_trailer.tid = trailer_offset(st, PERF_SAMPLE_TID);
 	a->in_trailer.time = trailer_offset(st, PERF_SAMPLE_TIME);

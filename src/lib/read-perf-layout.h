@@ -46,7 +46,8 @@ struct p2d_id_offsets {
  * @in_sample: where the pid/tid pair, the time and the cpu sit in a sample
  * @off_raw: offset of the RAW size word, or -1
  * @in_trailer: where they sit in the sample_id trailer
- * @tp_fast: a tracepoint, @fixed, whose samples have a time and a CPU: read
+ * @tp_fast: a tracepoint, @fixed, whose samples have a pid/tid pair, a time
+ *	and a CPU (as perf records them): read
  *	by p2d_rd_fast_samples()
  * @fast_size: with @tp_fast, the size of a sample record up to its RAW
  *	data (header, fields, RAW size word), else UINT32_MAX: the least a

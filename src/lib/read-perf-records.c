@@ -219,12 +219,16 @@ static void round_between(struct p2d_reader *r, struct p2d_tp_event *t, uint64_t
 	t->off = off;
 }
 
-/* p2d_rd_fast_samples() for a byte order (@swap, a constant) */
+/* p2d_rd_fast_samples() for a byte order (@swap) and a @packed, both constants */
 static inline __attribute__((always_inline)) int fast_samples(struct p2d_reader *r,
 							       const uint8_t *p, size_t len,
 							       uint64_t pos, bool packed,
 							       size_t *used, const bool swap)
 {
+	/* sample_attr_at(), with what is the same for every record in locals */
+	const bool by_id = r->nr_attrs > 1 && r->id_pos >= 0;
+	struct p2d_attr *only = r->nr_attrs ? r->attrs : NULL;
+	const size_t id_end = 8 + (size_t)r->id_pos + 8;
 	size_t done = 0, run = 0;
 	uint32_t n = 0, size, raw, type;
 	int ret = 0;
@@ -252,7 +256,23 @@ static inline __attribute__((always_inline)) int fast_samples(struct p2d_reader 
 			}
 			continue;
 		}
-		a = sample_attr_at(r, h, size, swap);
+		if (!by_id) {
+			a = only;
+		} else {
+			struct id_cached *slot;
+			uint64_t id;
+
+			if (size < id_end)
+				break;
+			id = p2d_get64(h + id_end - 8, swap);
+			slot = &r->id_cache[id % 16];
+			if (slot->attr && slot->id == id) {
+				a = slot->attr;
+			} else {
+				slot->id = id;
+				a = slot->attr = p2d_rd_attr_by_id(r, id);
+			}
+		}
 		if (!a || size < a->fast_size)	/* (UINT32_MAX: not @tp_fast) */
 			break;
 		raw = p2d_get32(body + a->off_raw, swap);
@@ -261,12 +281,10 @@ static inline __attribute__((always_inline)) int fast_samples(struct p2d_reader 
 		t = &r->batch[n];
 		t->ts = p2d_get64(body + a->in_sample.time, swap);
 		t->cpu = p2d_get32(body + a->in_sample.cpu, swap);
-		t->ids = a->in_sample.tid >= 0 ? body + a->in_sample.tid : NULL;
+		t->ids = body + a->in_sample.tid;
 		t->raw = body + a->off_raw + 4;
 		t->len = raw;
 		t->off = packed ? pos : pos + done;
-		t->kernel_ip = (p2d_get16(h + 4, swap) & PERF_RECORD_MISC_CPUMODE_MASK) ==
-			       PERF_RECORD_MISC_KERNEL;
 		a->samples++;
 		done += size;
 		run++;
@@ -311,10 +329,12 @@ static inline __attribute__((always_inline)) int fast_samples(struct p2d_reader 
 int p2d_rd_fast_samples(struct p2d_reader *r, const uint8_t *p, size_t len, uint64_t pos,
 			bool packed, size_t *used)
 {
-	/* one loop for each byte order: the reads of its fields need no test */
-	if (r->swap)
-		return fast_samples(r, p, len, pos, packed, used, true);
-	return fast_samples(r, p, len, pos, packed, used, false);
+	/* a loop for each byte order and kind of data: they need no test in it */
+	if (packed)
+		return r->swap ? fast_samples(r, p, len, pos, true, used, true) :
+				 fast_samples(r, p, len, pos, true, used, false);
+	return r->swap ? fast_samples(r, p, len, pos, false, used, true) :
+			 fast_samples(r, p, len, pos, false, used, false);
 }
 
 /**

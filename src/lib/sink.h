@@ -52,7 +52,8 @@ enum p2d_val {
  *	sample carries none (PERF_SAMPLE_CALLCHAIN), not NULL for an empty one
  * @nr_chain: entries of @chain
  * @swap: @chain, @regs and @ustack are in the other byte order
- * @kernel_ip: the sample was taken in the kernel (its ip is a kernel address)
+ * @kernel_ip: the sample was taken in the kernel (its ip is a kernel address);
+ *	not looked at for a tracepoint's (@source P2D_TRACEPOINT)
  * @off: input offset of the record, for messages
  * @regs_abi: PERF_SAMPLE_REGS_USER's ABI word (PERF_SAMPLE_REGS_ABI_32 or
  *	_64), 0 when the sample has no user registers
@@ -92,13 +93,12 @@ struct p2d_event {
  * @raw: the ftrace payload, in the recording's byte order
  * @len: payload bytes
  * @cpu: CPU it was recorded on
- * @ids: the sample's u32 pid and tid, in the recording's byte order, or NULL
- *	when the recording does not carry them
- * @kernel_ip: the sample was taken in the kernel
+ * @ids: the sample's u32 pid and tid, in the recording's byte order
  * @off: input offset of the record, for messages
  *
  * The same sample as a &p2d_event with @source P2D_TRACEPOINT, no call
- * chain, no registers and no user stack (p2d_tp_to_event()). One with
+ * chain, no registers and no user stack (p2d_tp_to_event()); the reader
+ * batches only samples that carry their pid and tid. One with
  * @raw NULL (and @cpu UINT32_MAX, the rest 0 but @off) is no sample but
  * the end of a round between the others: what the sink's round callback
  * is told.
@@ -109,7 +109,6 @@ struct p2d_tp_event {
 	uint32_t	len;
 	uint32_t	cpu;
 	const uint8_t	*ids;
-	bool		kernel_ip;
 	uint64_t	off;
 };
 
@@ -123,13 +122,10 @@ static inline void p2d_tp_to_event(const struct p2d_tp_event *t, bool swap, stru
 {
 	memset(ev, 0, sizeof(*ev));
 	ev->cpu = t->cpu;
-	if (t->ids) {
-		ev->pid = p2d_get32(t->ids, swap);
-		ev->tid = p2d_get32(t->ids + 4, swap);
-		ev->has_pid = true;
-	}
+	ev->pid = p2d_get32(t->ids, swap);
+	ev->tid = p2d_get32(t->ids + 4, swap);
+	ev->has_pid = true;
 	ev->swap = swap;
-	ev->kernel_ip = t->kernel_ip;
 	ev->ts = t->ts;
 	ev->source = P2D_TRACEPOINT;
 	ev->raw = t->raw;
