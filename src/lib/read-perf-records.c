@@ -46,24 +46,31 @@ int p2d_rd_trailer(const struct p2d_reader *r, const struct p2d_cursor *rec,
 /* ------------------------------------------------------------------------ */
 /* Record handlers                                                          */
 
-/* The attr of the sample record at @p (@len bytes) */
-static inline struct p2d_attr *sample_attr_at(struct p2d_reader *r, const uint8_t *p, size_t len,
-					      bool swap)
+/* The attr of the sample record at @h (@size bytes) by its id, which ends at @id_end */
+static inline __attribute__((always_inline)) struct p2d_attr *
+attr_by_id(struct p2d_reader *r, const uint8_t *h, size_t size, size_t id_end, const bool swap)
 {
-	uint64_t id;
 	struct id_cached *slot;
+	uint64_t id;
 
-	if (r->nr_attrs == 1 || r->id_pos < 0)
-		return r->nr_attrs ? &r->attrs[0] : NULL;
-	if (len < 8 + (size_t)r->id_pos + 8)
+	if (size < id_end)
 		return NULL;
-	id = p2d_get64(p + 8 + r->id_pos, swap);
+	id = p2d_get64(h + id_end - 8, swap);
 	slot = &r->id_cache[id % 16];
 	if (slot->attr && slot->id == id)
 		return slot->attr;
 	slot->id = id;
 	slot->attr = p2d_rd_attr_by_id(r, id);
 	return slot->attr;
+}
+
+/* The attr of the sample record at @p (@len bytes) */
+static inline struct p2d_attr *sample_attr_at(struct p2d_reader *r, const uint8_t *p, size_t len,
+					      bool swap)
+{
+	if (r->nr_attrs == 1 || r->id_pos < 0)
+		return r->nr_attrs ? &r->attrs[0] : NULL;
+	return attr_by_id(r, p, len, 8 + (size_t)r->id_pos + 8, swap);
 }
 
 static struct p2d_attr *sample_attr(struct p2d_reader *r, const struct p2d_cursor *c)
@@ -256,23 +263,7 @@ static inline __attribute__((always_inline)) int fast_samples(struct p2d_reader 
 			}
 			continue;
 		}
-		if (!by_id) {
-			a = only;
-		} else {
-			struct id_cached *slot;
-			uint64_t id;
-
-			if (size < id_end)
-				break;
-			id = p2d_get64(h + id_end - 8, swap);
-			slot = &r->id_cache[id % 16];
-			if (slot->attr && slot->id == id) {
-				a = slot->attr;
-			} else {
-				slot->id = id;
-				a = slot->attr = p2d_rd_attr_by_id(r, id);
-			}
-		}
+		a = by_id ? attr_by_id(r, h, size, id_end, swap) : only;
 		if (!a || size < a->fast_size)	/* (UINT32_MAX: not @tp_fast) */
 			break;
 		raw = p2d_get32(body + a->off_raw, swap);
