@@ -338,9 +338,11 @@ void p2d_cli_log(void *ctx, enum p2d_log_level level, const char *msg)
 {
 	static const char *const prefix[] = { "error", "warning", "info", "debug" };
 	struct p2d_cli *cli = ctx;
+	char buf[1024];
 
 	p2d_cli_bar_clear(cli);
-	fprintf(stderr, "%s: %s: %s\n", cli->prog, prefix[level], msg);
+	fprintf(stderr, "%s: %s: %s\n", cli->prog, prefix[level],
+		p2d_cli_flags(msg, buf, sizeof(buf)));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -504,7 +506,7 @@ static void stdout_done(struct p2d_cli *cli, int ret)
 int p2d_cli_convert(struct p2d_cli *cli, struct p2d_options *o, struct p2d_summary *sum)
 {
 	const char *delay = getenv("PERF2DAT_PROGRESS_DELAY");
-	char *end;
+	char *end, buf[1024];
 	int ret;
 
 	ret = stdout_output(cli, o);
@@ -539,7 +541,8 @@ int p2d_cli_convert(struct p2d_cli *cli, struct p2d_options *o, struct p2d_summa
 	if (ret)
 		fprintf(stderr, "%s: %s: %s\n", cli->prog,
 			strcmp(o->input, "-") ? o->input : "<stdin>",
-			sum->error[0] ? sum->error : strerror(-ret));
+			sum->error[0] ? p2d_cli_flags(sum->error, buf, sizeof(buf)) :
+			strerror(-ret));
 	return ret;
 }
 
@@ -629,12 +632,15 @@ static void user_names_line(const struct p2d_cli *cli, const struct p2d_summary 
 /* Where the names of the stacks came from, when there are stacks */
 static void stacks_line(const struct p2d_cli *cli, const struct p2d_summary *s)
 {
+	char buf[1024];
+	const char *source = p2d_cli_flags(s->symbol_source, buf, sizeof(buf));
+
 	if (s->kernel_addrs && s->symbols)
 		fprintf(summary_stream(cli), "%s: kernel symbols: %u from %s, naming %llu of %llu addresses\n",
-		       cli->prog, s->symbols, s->symbol_source, (unsigned long long)s->named_addrs,
+		       cli->prog, s->symbols, source, (unsigned long long)s->named_addrs,
 		       (unsigned long long)s->kernel_addrs);
 	else if (s->kernel_addrs)
-		fprintf(summary_stream(cli), "%s: kernel symbols: %s\n", cli->prog, s->symbol_source);
+		fprintf(summary_stream(cli), "%s: kernel symbols: %s\n", cli->prog, source);
 	if (s->size >= offsetof(struct p2d_summary, user_ambiguous) + sizeof(s->user_ambiguous) &&
 	    s->user_addrs)
 		user_names_line(cli, s);

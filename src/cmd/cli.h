@@ -161,6 +161,7 @@ int p2d_cli_select_option(struct p2d_cli *cli, struct p2d_options *o, int c, cha
 int p2d_cli_convert_option(struct p2d_cli *cli, struct p2d_options *o, int c, char *arg,
 			   const char **bad);
 void p2d_cli_log(void *ctx, enum p2d_log_level level, const char *msg);
+const char *p2d_cli_flags(const char *msg, char *buf, size_t size);
 void p2d_cli_progress(void *ctx, uint64_t done, uint64_t total, uint64_t events);
 void p2d_cli_bar_clear(struct p2d_cli *cli);
 int p2d_cli_convert(struct p2d_cli *cli, struct p2d_options *o, struct p2d_summary *sum);

@@ -67,11 +67,9 @@ int p2d_conv_emit_event(void *ctx, uint32_t cpu, uint64_t ts, const uint8_t *dat
 static void too_big(struct p2d_conv *cv, uint64_t len)
 {
 	cv->sum->dropped++;
-	if (!cv->big_warned)
-		p2d_warn(&cv->diag, P2D_NO_OFFSET, "an event of %llu bytes does not fit a %u-byte"
-			 " ring-buffer page: skipped", (unsigned long long)len,
-			 p2d_cpufiles_page_size(cv->cpus));
-	cv->big_warned = true;
+	p2d_warn_once(&cv->diag, P2D_ONCE_TOO_BIG, P2D_NO_OFFSET, "an event of %llu bytes does"
+		      " not fit a %u-byte ring-buffer page: skipped", (unsigned long long)len,
+		      p2d_cpufiles_page_size(cv->cpus));
 }
 
 /**
@@ -237,11 +235,9 @@ int p2d_conv_emit_side(void *ctx, const struct p2d_side *rec)
 		map.dso = rec->object;
 		p2d_dsos_mapped(cv->dsos, rec->object, rec->pid);
 		ret = p2d_maps_mmap(cv->maps, rec->pid, &map);
-		if (ret == -ENOSPC && !cv->maps_warned) {
-			p2d_warn(&cv->diag, P2D_NO_OFFSET, "too many process mappings: the rest are"
-				 " left out (user stacks, PROCMAPS)");
-			cv->maps_warned = true;
-		}
+		if (ret == -ENOSPC)
+			p2d_warn_once(&cv->diag, P2D_ONCE_MAPS, P2D_NO_OFFSET, "too many process"
+				      " mappings: the rest are left out (user stacks, PROCMAPS)");
 		break;
 	default:
 		break;
@@ -317,15 +313,14 @@ static void unwound(struct p2d_conv *cv, enum p2d_uw_result res)
 		break;
 	case P2D_UW_SKIPPED:
 		cv->sum->unwind_skipped++;
-		if (!cv->uw_warned && cv->uw_foreign)
-			p2d_warn(&cv->diag, P2D_NO_OFFSET, "user stacks of an %s recording are"
-				 " unwound with that machine's files (--symfs DIR): left out",
-				 cv->meta.arch);
-		else if (!cv->uw_warned)
-			p2d_warn(&cv->diag, P2D_NO_OFFSET, "user stacks of a %s recording cannot"
-				 " be unwound here: left out", cv->meta.arch ? cv->meta.arch :
-				 "machine unknown");
-		cv->uw_warned = true;
+		if (cv->uw_foreign)
+			p2d_warn_once(&cv->diag, P2D_ONCE_USTACKS, P2D_NO_OFFSET, "user stacks of"
+				      " an %s recording are unwound with that machine's files"
+				      " (the symfs option DIR): left out", cv->meta.arch);
+		else
+			p2d_warn_once(&cv->diag, P2D_ONCE_USTACKS, P2D_NO_OFFSET, "user stacks of"
+				      " a %s recording cannot be unwound here: left out",
+				      cv->meta.arch ? cv->meta.arch : "machine unknown");
 		break;
 	}
 }

@@ -99,13 +99,11 @@ static void report_progress(struct p2d_conv *cv)
 }
 
 /* An event the formats cannot describe: counted, and said once */
-static int skip_event(struct p2d_conv *cv, const struct p2d_event *ev, bool *warned,
+static int skip_event(struct p2d_conv *cv, const struct p2d_event *ev, enum p2d_once what,
 		      const char *msg, unsigned int id)
 {
 	cv->sum->dropped++;
-	if (!*warned)
-		p2d_warn(&cv->diag, ev->off, "%s (event id %u)", msg, id);
-	*warned = true;
+	p2d_warn_once(&cv->diag, what, ev->off, "%s (event id %u)", msg, id);
 	return 0;
 }
 
@@ -203,7 +201,7 @@ static int tracepoint_event(struct p2d_conv *cv, const struct p2d_event *ev)
 	if (ret < 0)
 		return ret;
 	if (!ret)
-		return skip_event(cv, ev, &cv->unknown_warned, "tracepoint sample of an event"
+		return skip_event(cv, ev, P2D_ONCE_NO_FORMAT, "tracepoint sample of an event"
 				  " missing from the formats skipped", id);
 	if (!cv->swap_payload) {
 		payload_ksyms(cv, id, ev->raw, ev->len);
@@ -211,7 +209,7 @@ static int tracepoint_event(struct p2d_conv *cv, const struct p2d_event *ev)
 	}
 	memcpy(cv->scratch, ev->raw, ev->len);
 	if (p2d_swap_payload(cv->tracing->tep, cv->scratch, ev->len))
-		return skip_event(cv, ev, &cv->swap_warned, "an event without a usable format"
+		return skip_event(cv, ev, P2D_ONCE_NO_SWAP, "an event without a usable format"
 				  " to convert its byte order skipped", id);
 	p2d_ksyms_payload(cv->ksyms, cv->scratch, ev->len);
 	return queue_event(cv, ev, cv->scratch, ev->len);
@@ -542,10 +540,8 @@ static int side_map(struct p2d_conv *cv, const struct p2d_mmap *map)
 	if (!ret)
 		ret = p2d_reorder_add_side(cv->queue, &rec);
 	if (ret == -ENOSPC) {
-		if (!cv->maps_warned)
-			p2d_warn(&cv->diag, map->off, "too many process mappings: the rest are"
-				 " left out (user stacks, PROCMAPS)");
-		cv->maps_warned = true;
+		p2d_warn_once(&cv->diag, P2D_ONCE_MAPS, map->off, "too many process mappings:"
+			      " the rest are left out (user stacks, PROCMAPS)");
 		return 0;
 	}
 	if (ret)

@@ -28,14 +28,12 @@
  * @synth: the events perf2dat writes (non-tracepoint samples, stacks)
  * @dsos: the files the processes map
  * @maps: the processes' executable mappings, in time order
- * @maps_warned: warned that there are too many mappings
  * @ksyms: the kernel addresses written, and their symbols at the end
  * @ksyms_out: the kallsyms section chosen
  * @usyms: the user addresses written, named at the end (NULL: not named)
  * @usyms_out: their kallsyms lines
  * @unwinder: DWARF unwinding of user stacks, NULL until the first
  * @uw_frames: frames being unwound
- * @uw_warned: warned about user stacks left out
  * @uw_foreign: the recording is of another machine, whose files are not given
  * @select: the selection
  * @tasks: pid -> comm
@@ -63,9 +61,6 @@
  * @total: input size, as last reported
  * @buildid_dir: perf's build-id cache: the option, $PERF_BUILDID_DIR or ~/.debug
  * @fetch: the symbol servers (&p2d_options debuginfod), or NULL
- * @unknown_warned: warned about an event id missing from the formats
- * @swap_warned: warned about an event that cannot be swapped
- * @big_warned: warned about an event too large for a page
  * @offcpu: perf record --off-cpu's end-of-run batch, NULL until its first
  *	sample (offcpu.h)
  * @spent: the reorder queue and the unwinder, no longer used once every
@@ -81,7 +76,6 @@ struct p2d_conv {
 	struct p2d_synth		*synth;
 	struct p2d_dsos			*dsos;
 	struct p2d_maps			*maps;
-	bool				maps_warned;
 	struct p2d_ksyms		*ksyms;
 	const uint8_t			*ksyms_map;	/* p2d_ksyms_fields_map() */
 	struct p2d_ksyms_out		ksyms_out;
@@ -90,7 +84,6 @@ struct p2d_conv {
 	struct p2d_usyms_out		usyms_out;
 	struct p2d_unwinder		*unwinder;
 	uint64_t			*uw_frames;
-	bool				uw_warned;
 	bool				uw_foreign;
 	struct p2d_select		*select;
 	struct p2d_tasks		*tasks;
@@ -117,9 +110,6 @@ struct p2d_conv {
 	uint64_t			total;
 	char				*buildid_dir;
 	struct p2d_fetch		*fetch;
-	bool				unknown_warned;
-	bool				swap_warned;
-	bool				big_warned;
 	struct p2d_offcpu		*offcpu;
 	struct p2d_spent		*spent;
 };

@@ -113,6 +113,20 @@ int p2d_error(struct p2d_diag *d, uint64_t off, int err, const char *fmt, ...)
 	return err;
 }
 
+_Static_assert(P2D_ONCE_NR <= 32, "p2d_diag.once has a bit for each");
+
+static void vwarn(struct p2d_diag *d, uint64_t off, const char *fmt, va_list ap)
+{
+	char msg[900];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (off == P2D_NO_OFFSET)
+		say(d, P2D_LOG_WARN, "%s", msg);
+	else
+		say(d, P2D_LOG_WARN, "%s: offset 0x%llx: %s", d->name ? d->name : "input",
+		    (unsigned long long)off, msg);
+}
+
 /**
  * p2d_warn - report a problem that does not stop the conversion
  * @d: diagnostics
@@ -121,17 +135,36 @@ int p2d_error(struct p2d_diag *d, uint64_t off, int err, const char *fmt, ...)
  */
 void p2d_warn(struct p2d_diag *d, uint64_t off, const char *fmt, ...)
 {
-	char msg[900];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	vwarn(d, off, fmt, ap);
 	va_end(ap);
-	if (off == P2D_NO_OFFSET)
-		say(d, P2D_LOG_WARN, "%s", msg);
-	else
-		say(d, P2D_LOG_WARN, "%s: offset 0x%llx: %s", d->name ? d->name : "input",
-		    (unsigned long long)off, msg);
+}
+
+/**
+ * p2d_warn_once - a warning said at its first case only, as perf's WARN_ONCE
+ * @d: diagnostics
+ * @what: which warning
+ * @off: input offset of the first case, or P2D_NO_OFFSET
+ * @fmt: printf format
+ *
+ * Once a conversion (a diagnostics structure), not once a process: a
+ * library's callers convert many times.
+ *
+ * Returns true when it was said now.
+ */
+bool p2d_warn_once(struct p2d_diag *d, enum p2d_once what, uint64_t off, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (d->once & (1u << what))
+		return false;
+	d->once |= 1u << what;
+	va_start(ap, fmt);
+	vwarn(d, off, fmt, ap);
+	va_end(ap);
+	return true;
 }
 
 /**

@@ -194,7 +194,7 @@ int p2d_fetch_new(struct p2d_diag *diag, const volatile sig_atomic_t *cancel,
 	*out = NULL;
 	pthread_once(&dl_once, dl_load);
 	if (!dl.begin)
-		return p2d_error(diag, P2D_NO_OFFSET, -EOPNOTSUPP, "--debuginfod: not available:"
+		return p2d_error(diag, P2D_NO_OFFSET, -EOPNOTSUPP, "the debuginfod option: not available:"
 				 " %s (Debian: libdebuginfod1)", dl.why);
 	f = calloc(1, sizeof(*f));
 	if (!f)
@@ -204,7 +204,7 @@ int p2d_fetch_new(struct p2d_diag *diag, const volatile sig_atomic_t *cancel,
 	/* as the client reads it (atoi) */
 	f->wait = timeout ? atoi(timeout) : WAIT_DEFAULT;
 	if (!urls || !urls[strspn(urls, " \t\n")]) {
-		p2d_warn(diag, P2D_NO_OFFSET, "--debuginfod: DEBUGINFOD_URLS is not set (the"
+		p2d_warn(diag, P2D_NO_OFFSET, "the debuginfod option: DEBUGINFOD_URLS is not set (the"
 			 " servers to ask, as for gdb and perf): nothing can be fetched");
 		f->stopped = true;
 	}
@@ -270,7 +270,7 @@ static bool client(struct p2d_fetch *f)
 		return true;
 	f->client = dl.begin();
 	if (!f->client) {
-		p2d_warn(f->diag, P2D_NO_OFFSET, "--debuginfod: elfutils' debuginfod client does"
+		p2d_warn(f->diag, P2D_NO_OFFSET, "the debuginfod option: elfutils' debuginfod client does"
 			 " not start: nothing is fetched");
 		f->stopped = true;
 		return false;
@@ -347,7 +347,7 @@ static void failed(struct p2d_fetch *f, const struct answer *a, const char *hex,
 		return;
 	if (f->gave_up) {
 		f->stopped = true;
-		p2d_warn(f->diag, P2D_NO_OFFSET, "--debuginfod: no server of DEBUGINFOD_URLS"
+		p2d_warn(f->diag, P2D_NO_OFFSET, "the debuginfod option: no server of DEBUGINFOD_URLS"
 			 " sent the %s of build id %s within %ld s (DEBUGINFOD_TIMEOUT): nothing"
 			 " more is fetched", kind_name(a->kind), hex, f->wait);
 	} else if (err == -ENOENT || err == -EFBIG) {
@@ -355,7 +355,7 @@ static void failed(struct p2d_fetch *f, const struct answer *a, const char *hex,
 			 err == -EFBIG ? " (larger than DEBUGINFOD_MAXSIZE)" : "");
 	} else {
 		f->stopped = true;
-		p2d_warn(f->diag, P2D_NO_OFFSET, "--debuginfod: the %s of build id %s cannot be"
+		p2d_warn(f->diag, P2D_NO_OFFSET, "the debuginfod option: the %s of build id %s cannot be"
 			 " fetched from DEBUGINFOD_URLS: %s: nothing more is fetched",
 			 kind_name(a->kind), hex, strerror(-err));
 	}
@@ -382,7 +382,7 @@ static int ask(struct p2d_fetch *f, struct answer *a, char **path)
 		return -ENOENT;
 	}
 	if (!got || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		p2d_warn(f->diag, P2D_NO_OFFSET, "--debuginfod: the %s of build id %s, %s, is"
+		p2d_warn(f->diag, P2D_NO_OFFSET, "the debuginfod option: the %s of build id %s, %s, is"
 			 " not a regular file: not used", kind_name(a->kind), hex,
 			 got ? got : "unnamed");
 		close(fd);
@@ -458,7 +458,7 @@ void p2d_fetch_refuse(struct p2d_fetch *f, enum p2d_fetch_kind kind, const struc
 	if (!a || !a->path)
 		return;
 	p2d_build_id_hex(bid->id, (uint8_t)id_size(bid), hex);
-	p2d_warn(f->diag, P2D_NO_OFFSET, "--debuginfod: %s, fetched as the %s of build id %s,"
+	p2d_warn(f->diag, P2D_NO_OFFSET, "the debuginfod option: %s, fetched as the %s of build id %s,"
 		 " is not an ELF file of that build id: not used", a->path, kind_name(kind), hex);
 	free(a->path);
 	a->path = NULL;
@@ -471,7 +471,7 @@ int p2d_fetch_new(struct p2d_diag *diag, const volatile sig_atomic_t *cancel,
 {
 	(void)cancel;
 	*out = NULL;
-	return p2d_error(diag, P2D_NO_OFFSET, -EOPNOTSUPP, "--debuginfod: not available:"
+	return p2d_error(diag, P2D_NO_OFFSET, -EOPNOTSUPP, "the debuginfod option: not available:"
 			 " perf2dat was built without elfutils' libdebuginfod");
 }
 

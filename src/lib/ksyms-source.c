@@ -118,13 +118,13 @@ static void user_vmlinux(const struct p2d_ksyms_conf *conf, const struct p2d_bid
 	int ret = file_build_id(conf, path, &bid);
 
 	if (ret && ret != -ENOENT) {
-		snprintf(src->why, sizeof(src->why), "--vmlinux %s: %s", path,
+		snprintf(src->why, sizeof(src->why), "the vmlinux option %s: %s", path,
 			 ret == -ENOEXEC ? "not an ELF file" : p2d_named_strerror(-ret));
 		src->warn = true;
 		return;
 	}
 	if (kernel->size && bid.size && !p2d_bid_equal(kernel, &bid)) {
-		refuse(src, "--vmlinux", path, &bid, kernel);
+		refuse(src, "the vmlinux option", path, &bid, kernel);
 		return;
 	}
 	set(src, strdup(path), true);
@@ -157,13 +157,13 @@ static void user_kallsyms(const struct p2d_ksyms_conf *conf, const struct p2d_bi
 	int ret = readable(conf, path);
 
 	if (ret) {
-		snprintf(src->why, sizeof(src->why), "--kallsyms %s: %s", path,
+		snprintf(src->why, sizeof(src->why), "the kallsyms option %s: %s", path,
 			 p2d_named_strerror(-ret));
 		src->warn = true;
 		return;
 	}
 	if (kernel->size && kallsyms_build_id(path, &bid) && !p2d_bid_equal(kernel, &bid)) {
-		refuse(src, "--kallsyms", path, &bid, kernel);
+		refuse(src, "the kallsyms option", path, &bid, kernel);
 		return;
 	}
 	set(src, strdup(path), false);
@@ -266,7 +266,7 @@ static void running_release(const struct p2d_ksyms_conf *conf, const char *relea
 		return;
 	}
 	snprintf(src->why, sizeof(src->why), "none: the recording has no kernel build id%s%s%s"
-		 " (--kallsyms FILE or --vmlinux FILE names a source)",
+		 " (the kallsyms option FILE or the vmlinux option FILE names a source)",
 		 release ? ", and its kernel " : "", release ? release : "",
 		 release ? " is not the running one" : "");
 }
@@ -285,7 +285,7 @@ void p2d_ksym_source_find(const struct p2d_ksyms_conf *conf, const struct p2d_bi
 
 	memset(src, 0, sizeof(*src));
 	if (conf->kallsyms && !strcmp(conf->kallsyms, "none")) {
-		snprintf(src->why, sizeof(src->why), "none (--kallsyms none)");
+		snprintf(src->why, sizeof(src->why), "none (the kallsyms option none)");
 		return;
 	}
 	if (conf->vmlinux) {
@@ -320,8 +320,8 @@ void p2d_ksym_source_find(const struct p2d_ksyms_conf *conf, const struct p2d_bi
 		return;
 	}
 	snprintf(src->why, sizeof(src->why), "none found for the recording's kernel (build id %s):"
-		 " not in %s, no vmlinux, and the running kernel is another (--kallsyms FILE or"
-		 " --vmlinux FILE names one)", hex,
+		 " not in %s, no vmlinux, and the running kernel is another (the kallsyms option"
+		 " FILE or the vmlinux option FILE names one)", hex,
 		 conf->buildid_dir ? conf->buildid_dir : "the build-id cache");
 	src->warn = true;
 }

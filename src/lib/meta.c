@@ -134,14 +134,14 @@ bool p2d_clock_is_ns(int32_t clockid)
 int p2d_no_tod(struct p2d_diag *d, const struct p2d_meta *m)
 {
 	if (m->has_clock_data && m->clock_data_id != (m->has_clockid ? m->clockid : -1))
-		return p2d_error(d, P2D_NO_OFFSET, -ENODATA, "--tod: the clock data is of the"
+		return p2d_error(d, P2D_NO_OFFSET, -ENODATA, "the tod option: the clock data is of the"
 				 " %s clock, the samples were taken with the %s clock",
 				 p2d_clock_name(m->clock_data_id),
 				 p2d_clock_name(m->has_clockid ? m->clockid : -1));
 	if (m->has_clock_data)
-		return p2d_error(d, P2D_NO_OFFSET, -ENODATA, "--tod: the clock data is out of"
+		return p2d_error(d, P2D_NO_OFFSET, -ENODATA, "the tod option: the clock data is out of"
 				 " range");
-	return p2d_error(d, P2D_NO_OFFSET, -ENODATA, "--tod: the recording has no clock data"
+	return p2d_error(d, P2D_NO_OFFSET, -ENODATA, "the tod option: the recording has no clock data"
 			 " (record with perf record -k CLOCK, e.g. -k mono)");
 }
 

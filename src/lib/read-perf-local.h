@@ -82,12 +82,6 @@ struct p2d_clock_vote {
  * @lost: events lost per CPU, by the two kinds of records
  * @nr_lost: size of @lost
  * @lost_unplaced: losses of LOST_SAMPLES records of no known CPU
- * @warned_id: warned about a sample with an unknown id
- * @warned_bad: warned about a malformed sample
- * @warned_cpu: warned about samples without CPU
- * @warned_lost: warned about a lost record that cannot be placed
- * @warned_c2: warned about an overflowed COMPRESSED2 size
- * @warned_time: warned about samples without a time
  * @compressed: the records came (partly) compressed
  * @rec_count: records read, by type (those inside compressed ones included)
  * @rec_unknown: records of types beyond @rec_count
@@ -132,12 +126,6 @@ struct p2d_reader {
 	struct lost_cpu		*lost;
 	uint32_t		nr_lost;
 	uint64_t		lost_unplaced;
-	bool			warned_id;
-	bool			warned_bad;
-	bool			warned_cpu;
-	bool			warned_lost;
-	bool			warned_c2;
-	bool			warned_time;
 	bool			compressed;
 	uint64_t		rec_count[P2D_REC_MAX];
 	uint64_t		rec_unknown;
@@ -174,7 +162,6 @@ struct id_slot *p2d_rd_id_slot(const struct p2d_reader *r, uint64_t id) __hidden
 /* read-perf-records.c: the record handlers */
 int p2d_rd_dispatch(struct p2d_reader *r, struct p2d_cursor *c, uint32_t type,
 		    uint16_t misc) __hidden;
-void p2d_rd_warn_once(struct p2d_reader *r, bool *flag, uint64_t off, const char *msg) __hidden;
 int p2d_rd_trailer(const struct p2d_reader *r, const struct p2d_cursor *rec,
 		   struct p2d_rd_sample *s) __hidden;
 int p2d_rd_sideband(struct p2d_reader *r, const struct p2d_cursor *c, struct p2d_record *rec,

@@ -13,8 +13,8 @@ static int place_lost(struct p2d_reader *r, struct p2d_cursor *c, const struct p
 		      uint64_t count)
 {
 	if (!s->has_cpu)
-		p2d_rd_warn_once(r, &r->warned_lost, c->base,
-			  "lost-events record without CPU: counted, not placed");
+		p2d_warn_once(r->d, P2D_ONCE_LOST_NO_CPU, c->base,
+			      "lost-events record without CPU: counted, not placed");
 	/* time 0: perf's end-of-recording totals; the loss goes after the CPU's data */
 	return r->sink->ops->lost(r->sink->ctx, s->has_cpu ? s->ev.cpu : P2D_NO_CPU,
 				  s->has_time && s->ev.ts ? s->ev.ts : UINT64_MAX, count);

@@ -78,26 +78,11 @@ static struct p2d_attr *sample_attr(struct p2d_reader *r, const struct p2d_curso
 	return sample_attr_at(r, c->buf, c->len, c->swap);
 }
 
-/**
- * p2d_rd_warn_once - a warning said once per reader
- * @r: the reader
- * @flag: set once said
- * @off: file offset
- * @msg: the warning
- */
-void p2d_rd_warn_once(struct p2d_reader *r, bool *flag, uint64_t off, const char *msg)
-{
-	if (*flag)
-		return;
-	*flag = true;
-	p2d_warn(r->d, off, "%s", msg);
-}
-
 static int bad_sample(struct p2d_reader *r, const struct p2d_cursor *c)
 {
 	r->stats->dropped++;
-	p2d_rd_warn_once(r, &r->warned_bad, c->base,
-		  "malformed sample (or a tracepoint's without RAW data) skipped");
+	p2d_warn_once(r->d, P2D_ONCE_BAD_SAMPLE, c->base,
+		      "malformed sample (or a tracepoint's without RAW data) skipped");
 	return 0;
 }
 
@@ -122,9 +107,28 @@ static int offcpu_sample(struct p2d_reader *r, struct p2d_cursor *c, struct p2d_
 	return r->sink->ops->offcpu_batch(r->sink->ctx, &s->ev);
 }
 
+/* @a's sample at @c into @s: false when it is malformed */
+static bool parse_one(struct p2d_attr *a, struct p2d_cursor *c, struct p2d_rd_sample *s)
+{
+	if (a->type == PERF_TYPE_TRACEPOINT && a->fixed) {
+		/* the common case, kept short: val[] is not read for a tracepoint */
+		s->ev.has_pid = s->has_time = s->has_cpu = false;
+		s->ev.cpu = 0;
+		s->ev.chain = NULL;
+		s->ev.nr_chain = 0;
+		s->ev.regs_abi = 0;
+		s->ev.ustack = NULL;
+		return !p2d_rd_parse_fixed(a, c, s);
+	}
+	memset(s, 0, sizeof(*s));
+	s->ev.val[P2D_VAL_PERIOD] = a->period;
+	if (p2d_rd_parse_sample(a, c, s))
+		return false;
+	return a->type != PERF_TYPE_TRACEPOINT || s->ev.raw;
+}
+
 static int rec_sample(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 {
-	static const char no_cpu[] = "samples carry no CPU (PERF_SAMPLE_CPU): all on CPU 0";
 	struct p2d_attr *a = sample_attr(r, c);
 	bool offcpu = false;
 	struct p2d_rd_sample s;
@@ -132,7 +136,8 @@ static int rec_sample(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 
 	if (!a) {
 		r->stats->dropped++;
-		p2d_rd_warn_once(r, &r->warned_id, c->base, "sample with an unknown event id skipped");
+		p2d_warn_once(r->d, P2D_ONCE_UNKNOWN_ID, c->base,
+			      "sample with an unknown event id skipped");
 		return 0;
 	}
 	a->samples++;
@@ -142,24 +147,8 @@ static int rec_sample(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 			return ret;
 	}
 	p2d_cur_skip(c, 8);
-	if (a->type == PERF_TYPE_TRACEPOINT && a->fixed) {
-		/* the common case, kept short: val[] is not read for a tracepoint */
-		s.ev.has_pid = s.has_time = s.has_cpu = false;
-		s.ev.cpu = 0;
-		s.ev.chain = NULL;
-		s.ev.nr_chain = 0;
-		s.ev.regs_abi = 0;
-		s.ev.ustack = NULL;
-		if (p2d_rd_parse_fixed(a, c, &s))
-			return bad_sample(r, c);
-	} else {
-		memset(&s, 0, sizeof(s));
-		s.ev.val[P2D_VAL_PERIOD] = a->period;
-		if (p2d_rd_parse_sample(a, c, &s))
-			return bad_sample(r, c);
-		if (a->type == PERF_TYPE_TRACEPOINT && !s.ev.raw)
-			return bad_sample(r, c);
-	}
+	if (!parse_one(a, c, &s))
+		return bad_sample(r, c);
 	if (a->type == PERF_TYPE_TRACEPOINT) {
 		s.ev.source = P2D_TRACEPOINT;
 	} else {
@@ -175,13 +164,14 @@ static int rec_sample(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 				 "tracepoint samples without timestamps (PERF_SAMPLE_TIME)");
 	if (!s.has_time) {
 		r->stats->other_samples++;
-		p2d_rd_warn_once(r, &r->warned_time, c->base, "samples without timestamps"
-			  " (PERF_SAMPLE_TIME) cannot be placed: not converted");
+		p2d_warn_once(r->d, P2D_ONCE_NO_TIME, c->base, "samples without timestamps"
+			      " (PERF_SAMPLE_TIME) cannot be placed: not converted");
 		return 0;
 	}
 	if (!s.has_cpu) {
 		r->stats->no_cpu++;
-		p2d_rd_warn_once(r, &r->warned_cpu, c->base, no_cpu);
+		p2d_warn_once(r->d, P2D_ONCE_NO_CPU, c->base,
+			      "samples carry no CPU (PERF_SAMPLE_CPU): all on CPU 0");
 	}
 	s.ev.swap = c->swap;
 	s.ev.off = c->base;

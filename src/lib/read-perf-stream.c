@@ -76,11 +76,8 @@ static uint32_t compressed2_size(struct p2d_reader *r, uint32_t size, const uint
 	data_size = p2d_get64(p + 8, r->swap);
 	if (((16 + data_size + 7) & ~7ull) <= size || data_size > 65535 - 16)
 		return size;
-	if (!r->warned_c2) {
-		p2d_warn(r->d, pos, "COMPRESSED2 record with an overflowed size (perf 6.16"
-			 " bug): using its data size");
-		r->warned_c2 = true;
-	}
+	p2d_warn_once(r->d, P2D_ONCE_C2_SIZE, pos, "COMPRESSED2 record with an overflowed"
+		      " size (perf 6.16 bug): using its data size");
 	return (uint32_t)(16 + data_size);
 }
 

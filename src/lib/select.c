@@ -178,7 +178,7 @@ static int parse_ns(const char *s, const char *end, uint64_t *ns)
 
 static int time_error(struct p2d_diag *d, const char *time, const char *what)
 {
-	return p2d_error(d, P2D_NO_OFFSET, -EINVAL, "--time %s: %s (START,STOP in seconds,"
+	return p2d_error(d, P2D_NO_OFFSET, -EINVAL, "the time option %s: %s (START,STOP in seconds,"
 			 " e.g. 1234.5,1235 or 1234.5, or percentages: 10%%, 0%%-10%%,30%%-40%%,"
 			 " 10%%/2)", time, what);
 }
@@ -493,7 +493,7 @@ static int resolve_cpus(struct p2d_diag *d, struct p2d_select *sel, const struct
 
 	for (i = 0; nr && i < sel->cpus.nr; i++) {
 		if (sel->cpus.r[i].hi >= nr)
-			return p2d_error(d, P2D_NO_OFFSET, -ERANGE, "--cpu %s: the recording"
+			return p2d_error(d, P2D_NO_OFFSET, -ERANGE, "the cpus option %s: the recording"
 					 " has CPUs 0-%u", sel->o->cpus, nr - 1);
 	}
 	return 0;
@@ -520,7 +520,7 @@ int p2d_select_resolve(struct p2d_select *sel, struct p2d_diag *d, const struct 
 	if (sel->o->nr_events)
 		ret = resolve_events(d, sel, t);
 	if (!ret && sel->percent && !resolve_percentages(sel, m))
-		ret = p2d_error(d, P2D_NO_OFFSET, -ENODATA, "--time %s: percentages need the"
+		ret = p2d_error(d, P2D_NO_OFFSET, -ENODATA, "the time option %s: percentages need the"
 				" first and last sample times of the perf.data header, and this"
 				" recording has none (pipe mode): give START,STOP in seconds"
 				" instead", sel->o->time);
@@ -529,7 +529,7 @@ int p2d_select_resolve(struct p2d_select *sel, struct p2d_diag *d, const struct 
 	if (!ret && sel->cpus.nr)
 		ret = resolve_cpus(d, sel, m);
 	if (!ret && (sel->pids.nr || sel->tids.nr) && !has_pid)
-		ret = p2d_error(d, P2D_NO_OFFSET, -ENOTSUP, "--pid/--tid: the samples of"
+		ret = p2d_error(d, P2D_NO_OFFSET, -ENOTSUP, "the pids and tids options: the samples of"
 				" this recording carry no pid (PERF_SAMPLE_TID)");
 	return ret;
 }
@@ -561,11 +561,11 @@ int p2d_select_new(struct p2d_diag *d, const struct p2d_options *o, struct p2d_s
 			return p2d_error(d, P2D_NO_OFFSET, -EINVAL, "-e: empty event name");
 	}
 	if (o->cpus)
-		ret = parse_list(d, "--cpu", o->cpus, &sel->cpus);
+		ret = parse_list(d, "the cpus option", o->cpus, &sel->cpus);
 	if (!ret && o->pids)
-		ret = parse_list(d, "--pid", o->pids, &sel->pids);
+		ret = parse_list(d, "the pids option", o->pids, &sel->pids);
 	if (!ret && o->tids)
-		ret = parse_list(d, "--tid", o->tids, &sel->tids);
+		ret = parse_list(d, "the tids option", o->tids, &sel->tids);
 	if (!ret && o->time)
 		ret = parse_time(d, sel, o->time);
 	sel->active = o->nr_events || o->cpus || o->pids || o->tids || o->time;

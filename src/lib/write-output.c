@@ -118,7 +118,7 @@ int p2d_out_open(struct p2d_diag *d, struct p2d_out *o, const char *path, bool f
 					 " must be written to a seekable file)", path);
 		if (!force)
 			return p2d_error(d, P2D_NO_OFFSET, -EEXIST,
-					 "output %s exists (use --force to replace it)", path);
+					 "output %s exists (use the force option to replace it)", path);
 	}
 	copy = strdup(path);
 	if (!copy)
@@ -201,7 +201,7 @@ int p2d_out_commit(struct p2d_diag *d, struct p2d_out *o, bool force)
 	}
 	if (ret == -EEXIST)
 		return p2d_error(d, P2D_NO_OFFSET, ret,
-				 "output %s appeared meanwhile (use --force to replace it)",
+				 "output %s appeared meanwhile (use the force option to replace it)",
 				 o->final);
 	if (ret)
 		return p2d_error(d, P2D_NO_OFFSET, ret, "cannot create %s: %s", o->final,

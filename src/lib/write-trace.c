@@ -490,7 +490,7 @@ static int check_cpu_sizes(const struct p2d_write_job *j, struct p2d_diag *d)
 		return p2d_error(d, P2D_NO_OFFSET, -EFBIG,
 				 "CPU %u has %.1f GiB of events; libtracecmd %s cannot"
 				 " write more than 2 GiB for one CPU (1.5.3 can): convert a part"
-				 " at a time (--time, --cpu, --event)", i,
+				 " at a time (the time, cpus and events options)", i,
 				 (double)c->bytes / 1073741824.0, *ver ? ver : "(version unknown)");
 	}
 	return 0;
