@@ -320,8 +320,8 @@ static int finish_events(struct p2d_conv *cv)
 		return p2d_no_tod(&cv->diag, &cv->meta);
 	if (cv->sum->unwind_short)
 		p2d_warn(&cv->diag, P2D_NO_OFFSET, "%llu user stacks stop early, at a file missing"
-			 " here or of another build id than the recording's (--symfs DIR, perf's"
-			 " build-id cache)", (unsigned long long)cv->sum->unwind_short);
+			 " here or of another build id than the recording's (the symfs option DIR,"
+			 " perf's build-id cache)", (unsigned long long)cv->sum->unwind_short);
 	ret = p2d_ksyms_finish(cv->ksyms, &cv->diag, &cv->meta, &cv->ksyms_out);
 	if (!ret)
 		ret = user_symbols(cv);
@@ -509,6 +509,37 @@ static void release(struct p2d_conv *cv)
 	free(cv->group);
 }
 
+/* The stages of a conversion, each told where its files are */
+static int make_stages(struct p2d_conv *cv)
+{
+	const struct p2d_options *opts = cv->opts;
+	struct p2d_ksyms_conf ksyms_conf;
+	struct p2d_dso_conf files;
+
+	ksyms_conf.kallsyms = opts->kallsyms;
+	ksyms_conf.vmlinux = opts->vmlinux;
+	ksyms_conf.symfs = opts->symfs && *opts->symfs ? opts->symfs : NULL;
+	ksyms_conf.buildid_dir = cv->buildid_dir;
+	ksyms_conf.diag = &cv->diag;
+	files.symfs = ksyms_conf.symfs;
+	files.buildid_dir = cv->buildid_dir;
+	files.diag = &cv->diag;
+	files.fetch = cv->fetch;
+	cv->tasks = p2d_tasks_alloc();
+	cv->synth = p2d_synth_new();
+	cv->dsos = p2d_dsos_new();
+	cv->maps = p2d_maps_new();
+	cv->ksyms = p2d_ksyms_new(&ksyms_conf);
+	cv->usyms = cv->dsos ? p2d_usyms_new(&files, cv->dsos) : NULL;
+	cv->queue = p2d_reorder_new(p2d_conv_emit_event, p2d_conv_emit_side, cv);
+	if (!cv->tasks || !cv->synth || !cv->dsos || !cv->maps || !cv->ksyms || !cv->usyms ||
+	    !cv->queue)
+		return -ENOMEM;
+	p2d_reorder_set_run(cv->queue, p2d_conv_emit_run);
+	p2d_ksyms_meta(cv->ksyms, &cv->meta);
+	return 0;
+}
+
 /**
  * p2d_conv_run - convert a recording to trace.dat (p2d_convert_size())
  * @opts: what to convert, in this library's layout
@@ -520,8 +551,6 @@ int p2d_conv_run(const struct p2d_options *opts, struct p2d_summary *sum)
 {
 	struct p2d_out out = { .fd = -1 };
 	struct p2d_input in = { .fd = -1 };
-	struct p2d_ksyms_conf ksyms_conf;
-	struct p2d_dso_conf files;
 	struct p2d_conv cv;
 	int ret;
 
@@ -550,32 +579,10 @@ int p2d_conv_run(const struct p2d_options *opts, struct p2d_summary *sum)
 	cv.data_dir = opts->output ? out.dir : cv.tmp_dir;
 	p2d_tmpfile_names(&cv.names);
 	ret = buildid_dir(&cv);
-	if (ret)
-		goto out;
-	ksyms_conf.kallsyms = opts->kallsyms;
-	ksyms_conf.vmlinux = opts->vmlinux;
-	ksyms_conf.symfs = opts->symfs && *opts->symfs ? opts->symfs : NULL;
-	ksyms_conf.buildid_dir = cv.buildid_dir;
-	ksyms_conf.diag = &cv.diag;
-	files.symfs = ksyms_conf.symfs;
-	files.buildid_dir = cv.buildid_dir;
-	files.diag = &cv.diag;
-	files.fetch = cv.fetch;
-	cv.tasks = p2d_tasks_alloc();
-	cv.synth = p2d_synth_new();
-	cv.dsos = p2d_dsos_new();
-	cv.maps = p2d_maps_new();
-	cv.ksyms = p2d_ksyms_new(&ksyms_conf);
-	cv.usyms = cv.dsos ? p2d_usyms_new(&files, cv.dsos) : NULL;
-	cv.queue = p2d_reorder_new(p2d_conv_emit_event, p2d_conv_emit_side, &cv);
-	if (!cv.tasks || !cv.synth || !cv.dsos || !cv.maps || !cv.ksyms || !cv.usyms ||
-	    !cv.queue) {
-		ret = -ENOMEM;
-	} else {
-		p2d_reorder_set_run(cv.queue, p2d_conv_emit_run);
-		p2d_ksyms_meta(cv.ksyms, &cv.meta);
+	if (!ret)
+		ret = make_stages(&cv);
+	if (!ret)
 		ret = convert(&cv, &in, &out);
-	}
 out:
 	if (ret && !cv.diag.err_set)
 		p2d_error(&cv.diag, P2D_NO_OFFSET, ret, "%s", strerror(-ret));

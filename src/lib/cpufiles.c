@@ -149,7 +149,6 @@ static void *writer_main(void *arg)
 static bool writer_start(struct p2d_cpufiles *cf)
 {
 	struct writer *w = &cf->wr;
-	sigset_t all, old;
 	int ret;
 
 	if (w->running || w->failed)
@@ -157,10 +156,7 @@ static bool writer_start(struct p2d_cpufiles *cf)
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_cond_init(&w->more, NULL);
 	pthread_cond_init(&w->done, NULL);
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	ret = pthread_create(&w->thread, NULL, writer_main, w);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	ret = p2d_thread_create(&w->thread, writer_main, w);
 	if (ret) {
 		pthread_cond_destroy(&w->done);
 		pthread_cond_destroy(&w->more);

@@ -218,18 +218,15 @@ static int by_start(const void *x, const void *y)
 }
 
 /*
- * Add the entries to @t: a symbol of @t an entry overlaps ends at the first
- * such entry's start (nothing left of it: gone), and those entries go, as
- * do the entries named nothing ("") once they have cut such a symbol
+ * Cut @t's symbols at the entries that overlap them: a symbol ends at the
+ * first such entry's start (nothing left of it: gone), and those entries
+ * are dropped (made empty)
  */
-static int merge(struct p2d_esyms *t, struct plt *p)
+static int cut_overlaps(struct p2d_esyms *t, struct plt *p)
 {
-	size_t i, j, k, nr = t->nr, lo, hi;
-	struct p2d_esym *s;
+	size_t i, j, lo, hi;
 	uint64_t *cut;
-	char *names;
 
-	qsort(p->e, p->nr, sizeof(*p->e), by_start);
 	cut = malloc(t->nr * sizeof(*cut));
 	if (!cut)
 		return -ENOMEM;
@@ -265,6 +262,25 @@ static int merge(struct p2d_esyms *t, struct plt *p)
 	for (i = 0; i < t->nr; i++)
 		t->s[i].end = cut[i];
 	free(cut);
+	return 0;
+}
+
+/*
+ * Add the entries to @t: a symbol of @t an entry overlaps ends at the first
+ * such entry's start (nothing left of it: gone), and those entries go, as
+ * do the entries named nothing ("") once they have cut such a symbol
+ */
+static int merge(struct p2d_esyms *t, struct plt *p)
+{
+	size_t i, j, k, nr = t->nr;
+	struct p2d_esym *s;
+	char *names;
+	int ret;
+
+	qsort(p->e, p->nr, sizeof(*p->e), by_start);
+	ret = cut_overlaps(t, p);
+	if (ret)
+		return ret;
 	for (j = 0; j < p->nr; j++)
 		if (!p->names[p->e[j].name])
 			p->e[j].end = p->e[j].start;	/* named nothing */

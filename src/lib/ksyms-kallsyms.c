@@ -29,7 +29,6 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -551,7 +550,6 @@ struct p2d_kallsyms_ahead *p2d_kallsyms_ahead_start(const char *path, const char
 						    const char *modules)
 {
 	struct p2d_kallsyms_ahead *a = calloc(1, sizeof(*a));
-	sigset_t all, old;
 	int ret;
 
 	if (!a)
@@ -567,10 +565,7 @@ struct p2d_kallsyms_ahead *p2d_kallsyms_ahead_start(const char *path, const char
 	}
 	if (a->modules_len)
 		memcpy(a->modules, modules, a->modules_len);
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	ret = pthread_create(&a->thread, NULL, ahead_main, a);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	ret = p2d_thread_create(&a->thread, ahead_main, a);
 	if (ret) {
 		ahead_free(a);
 		return NULL;

@@ -35,6 +35,27 @@ static __attribute__((noinline)) bool round_in_run(struct p2d_reorder *s, uint32
 }
 
 /*
+ * Into @lo, the earliest time a sample can be queued at on @q's end: after
+ * its last entry, after what it released, after what an owed release
+ * covers. False when a release is owed up to the end of time.
+ */
+static inline __attribute__((always_inline)) bool run_floor(const struct p2d_reorder *s,
+							    const struct cpuq *q, uint64_t *lo)
+{
+	*lo = 0;
+	if (q->n > q->head)
+		*lo = q->e[q->n - 1].ts;
+	if (q->emitted && q->emitted_ts > *lo)
+		*lo = q->emitted_ts;
+	if (s->pending && s->pend_limit >= *lo) {
+		if (s->pend_limit == UINT64_MAX)
+			return false;
+		*lo = s->pend_limit + 1;
+	}
+	return true;
+}
+
+/*
  * The samples from @t on that add_entry() would queue on the spot, all of
  * @t[0]'s CPU: each one in order, after what the CPU released, after what
  * an owed release covers, with room in the CPU's chunk and entries and
@@ -49,24 +70,15 @@ static __attribute__((noinline)) size_t add_tps_run(struct p2d_reorder *s,
 	uint32_t cpu = n ? t[0].cpu : UINT32_MAX;
 	const struct p2d_tp_event *x, *end;
 	struct p2d_qentry *e;
-	uint64_t lo = 0;
+	uint64_t lo;
 	struct chunk *c;
 	struct cpuq *q;
 	uint8_t *p;
 	size_t left;
 
 	if (cpu >= s->top || !(c = (q = &s->q[cpu])->cur) || c->used == c->size ||
-	    q->n >= q->room || s->bytes >= P2D_QUEUE_CAP)
+	    q->n >= q->room || s->bytes >= P2D_QUEUE_CAP || !run_floor(s, q, &lo))
 		return 0;
-	if (q->n > q->head)
-		lo = q->e[q->n - 1].ts;
-	if (q->emitted && q->emitted_ts > lo)
-		lo = q->emitted_ts;
-	if (s->pending && s->pend_limit >= lo) {
-		if (s->pend_limit == UINT64_MAX)
-			return 0;
-		lo = s->pend_limit + 1;
-	}
 	if (n > q->room - q->n)
 		n = q->room - q->n;
 	/* the chunk's room and the cap's, both less each payload's bytes */

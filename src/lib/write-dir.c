@@ -22,7 +22,6 @@
  */
 #include <dirent.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -442,7 +441,6 @@ static void *remove_main(void *arg)
  */
 void p2d_wdir_remove_start(struct p2d_wdir_rm *rm, char **path, bool in_thread)
 {
-	sigset_t all, old;
 
 	rm->path = *path;
 	*path = NULL;
@@ -453,10 +451,7 @@ void p2d_wdir_remove_start(struct p2d_wdir_rm *rm, char **path, bool in_thread)
 		p2d_remove_path(rm->path);
 		return;
 	}
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rm->thread_started = !pthread_create(&rm->thread, NULL, remove_main, rm->path);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	rm->thread_started = !p2d_thread_create(&rm->thread, remove_main, rm->path);
 	if (!rm->thread_started)
 		p2d_remove_path(rm->path);
 }
