@@ -48,6 +48,9 @@ public:
 	void viewChanged(int sd, int64_t lo, int64_t hi);
 
 private:
+	QWidget *_stackTab();
+	QWidget *_treeTab();
+	void _toolsMenu(QMainWindow *w);
 	void _hookList();
 	void _rowSelected(const QModelIndex &proxyIndex);
 	void _mark(int which);

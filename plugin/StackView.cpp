@@ -116,25 +116,15 @@ public:
 	}
 };
 
-StackPanel::StackPanel(QMainWindow *w)
-: _window(w)
+/* The "Call stack" tab: the selected sample's frames, and its buttons */
+QWidget *StackPanel::_stackTab()
 {
-	QWidget *stackTab = new QWidget;
-	QVBoxLayout *stackLayout = new QVBoxLayout(stackTab);
+	QWidget *tab = new QWidget;
+	QVBoxLayout *layout = new QVBoxLayout(tab);
 	QHBoxLayout *buttons = new QHBoxLayout;
 	QPushButton *markA = new QPushButton(QStringLiteral("Marker A"));
 	QPushButton *markB = new QPushButton(QStringLiteral("Marker B"));
 	QPushButton *copy = new QPushButton(QStringLiteral("Copy"));
-	QWidget *treeTab = new QWidget;
-	QVBoxLayout *treeLayout = new QVBoxLayout(treeTab);
-	QWidget *box = new QWidget;
-	QVBoxLayout *boxLayout = new QVBoxLayout(box);
-
-	_dock = new QDockWidget(QStringLiteral("Stack view"), w);
-	_dock->setObjectName(QStringLiteral("perf2dat-stack-view"));
-	_head = new QLabel(QStringLiteral("Select a sample with a stack (its row, or its mark)."));
-	_head->setWordWrap(true);
-	_head->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
 	_frames = new QTreeWidget;
 	_frames->setColumnCount(3);
@@ -146,8 +136,19 @@ StackPanel::StackPanel(QMainWindow *w)
 	buttons->addWidget(markB);
 	buttons->addWidget(copy);
 	buttons->addStretch();
-	stackLayout->addLayout(buttons);
-	stackLayout->addWidget(_frames);
+	layout->addLayout(buttons);
+	layout->addWidget(_frames);
+	QObject::connect(markA, &QPushButton::clicked, [this] { _mark(0); });
+	QObject::connect(markB, &QPushButton::clicked, [this] { _mark(1); });
+	QObject::connect(copy, &QPushButton::clicked, [this] { _copy(); });
+	return tab;
+}
+
+/* The "Stacks in view" tab: the merged stacks of the samples in view */
+QWidget *StackPanel::_treeTab()
+{
+	QWidget *tab = new QWidget;
+	QVBoxLayout *layout = new QVBoxLayout(tab);
 
 	_treeHead = new QLabel;
 	_betweenAB = new QCheckBox(QStringLiteral("Between markers A and B (set here)"));
@@ -158,31 +159,16 @@ StackPanel::StackPanel(QMainWindow *w)
 	_tree->setIndentation(8);
 	_tree->setTreePosition(2);
 	_tree->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-	treeLayout->addWidget(_treeHead);
-	treeLayout->addWidget(_betweenAB);
-	treeLayout->addWidget(_tree);
-
-	_tabs = new QTabWidget;
-	_tabs->addTab(stackTab, QStringLiteral("Call stack"));
-	_tabs->addTab(treeTab, QStringLiteral("Stacks in view"));
-	_offcpu = new OffcpuView(_tabs);
-	boxLayout->addWidget(_head);
-	boxLayout->addWidget(_tabs);
-	_dock->setWidget(box);
-	_dock->setMinimumWidth(520);
-	w->addDockWidget(Qt::RightDockWidgetArea, _dock);
-	_dock->hide();
-
-	QObject::connect(markA, &QPushButton::clicked, [this] { _mark(0); });
-	QObject::connect(markB, &QPushButton::clicked, [this] { _mark(1); });
-	QObject::connect(copy, &QPushButton::clicked, [this] { _copy(); });
+	layout->addWidget(_treeHead);
+	layout->addWidget(_betweenAB);
+	layout->addWidget(_tree);
 	QObject::connect(_betweenAB, &QCheckBox::toggled, [this] { _updateTree(); });
-	QObject::connect(_offcpu->betweenAB(), &QCheckBox::toggled, [this] { _updateTree(); });
-	QObject::connect(_tabs, &QTabWidget::currentChanged, [this] { _updateTree(); });
-	_timer.setSingleShot(true);
-	QObject::connect(&_timer, &QTimer::timeout, [this] { _updateTree(); });
+	return tab;
+}
 
-	/* Tools -> Stack view */
+/* Tools -> Stack view */
+void StackPanel::_toolsMenu(QMainWindow *w)
+{
 	for (QMenu *m : w->menuBar()->findChildren<QMenu *>()) {
 		QString t = m->title();
 
@@ -196,6 +182,35 @@ StackPanel::StackPanel(QMainWindow *w)
 		});
 		break;
 	}
+}
+
+StackPanel::StackPanel(QMainWindow *w)
+: _window(w)
+{
+	QWidget *box = new QWidget;
+	QVBoxLayout *boxLayout = new QVBoxLayout(box);
+
+	_dock = new QDockWidget(QStringLiteral("Stack view"), w);
+	_dock->setObjectName(QStringLiteral("perf2dat-stack-view"));
+	_head = new QLabel(QStringLiteral("Select a sample with a stack (its row, or its mark)."));
+	_head->setWordWrap(true);
+	_head->setTextInteractionFlags(Qt::TextSelectableByMouse);
+	_tabs = new QTabWidget;
+	_tabs->addTab(_stackTab(), QStringLiteral("Call stack"));
+	_tabs->addTab(_treeTab(), QStringLiteral("Stacks in view"));
+	_offcpu = new OffcpuView(_tabs);
+	boxLayout->addWidget(_head);
+	boxLayout->addWidget(_tabs);
+	_dock->setWidget(box);
+	_dock->setMinimumWidth(520);
+	w->addDockWidget(Qt::RightDockWidgetArea, _dock);
+	_dock->hide();
+
+	QObject::connect(_offcpu->betweenAB(), &QCheckBox::toggled, [this] { _updateTree(); });
+	QObject::connect(_tabs, &QTabWidget::currentChanged, [this] { _updateTree(); });
+	_timer.setSingleShot(true);
+	QObject::connect(&_timer, &QTimer::timeout, [this] { _updateTree(); });
+	_toolsMenu(w);
 	_hookList();
 }
 
