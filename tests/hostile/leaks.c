@@ -499,17 +499,77 @@ static int pipe_from(const char *path, pid_t *pid)
 	return fds[0];
 }
 
-static int convert_one(const char *input, enum how how)
+/* The descriptors of a conversion's input and output, and the input's writer */
+struct ends {
+	int in_fd;
+	int out_fd;
+	pid_t writer;
+};
+
+/*
+ * @o set for @how of @input (@out its output's name, @cancel its flag);
+ * 1 when @how does not apply to @input, -1 when the input cannot be opened
+ */
+static int set_how(struct p2d_options *o, enum how how, const char *input, char *out,
+		   size_t out_size, volatile sig_atomic_t *cancel, struct ends *e)
 {
 	static const char *const events[] = { "sched:*" };
+	struct stat st;
+	bool dir = stat(input, &st) == 0 && S_ISDIR(st.st_mode);
+
+	switch (how) {
+	case BY_NAME:
+	case NR_HOW:
+		break;
+	case FROM_FD:
+		if (dir)
+			return 1;	/* a directory has no descriptor form */
+		e->in_fd = open(input, O_RDONLY | O_CLOEXEC);
+		e->out_fd = memfd_create("leaks-output", MFD_CLOEXEC);
+		o->input = "-";
+		o->input_fd = e->in_fd;
+		o->output = NULL;
+		o->output_fd = e->out_fd;
+		o->compression = "zstd";
+		return e->in_fd < 0 || e->out_fd < 0 ? -1 : 0;
+	case FROM_PIPE:
+		if (dir)
+			return 1;
+		e->in_fd = pipe_from(input, &e->writer);
+		o->input = "-";
+		o->input_fd = e->in_fd;
+		o->file_version = 6;
+		return e->in_fd < 0 ? -1 : 0;
+	case SELECTED:
+		o->events = events;
+		o->nr_events = 1;
+		o->cpus = "0-1";
+		o->time = "10%-90%";
+		o->pids = "1-100000";
+		o->all_records = true;
+		o->kallsyms = kallsyms_file;
+		break;
+	case CANCELLED:
+		o->progress = cancel_now;
+		o->progress_ctx = (void *)cancel;
+		o->cancel = cancel;
+		break;
+	case NO_OUTPUT:
+		snprintf(out, out_size, "%s/no/such/dir/trace.dat", tmpdir);
+		break;
+	}
+	return 0;
+}
+
+static int convert_one(const char *input, enum how how)
+{
 	char what[4200], out[4200];
 	volatile sig_atomic_t cancel = 0;
+	struct ends e = { -1, -1, -1 };
 	struct p2d_summary sum;
 	struct p2d_options o;
 	struct process before;
-	struct stat st;
-	pid_t writer = -1;
-	int in_fd = -1, out_fd = -1, ret, bad = 0, status;
+	int ret, bad = 0, status;
 	const char *base = strrchr(input, '/');
 
 	base = base ? base + 1 : input;
@@ -525,49 +585,10 @@ static int convert_one(const char *input, enum how how)
 	/* libtraceevent 1.7 dies on this one's formats unless they are isolated */
 	if (!strstr(base, "crashes-libtraceevent"))
 		o.isolate_formats = how != FROM_FD && how != SELECTED;
-	switch (how) {
-	case BY_NAME:
-		break;
-	case FROM_FD:
-		if (stat(input, &st) == 0 && S_ISDIR(st.st_mode))
-			return 0;	/* a directory has no descriptor form */
-		in_fd = open(input, O_RDONLY | O_CLOEXEC);
-		out_fd = memfd_create("leaks-output", MFD_CLOEXEC);
-		o.input = "-";
-		o.input_fd = in_fd;
-		o.output = NULL;
-		o.output_fd = out_fd;
-		o.compression = "zstd";
-		break;
-	case FROM_PIPE:
-		if (stat(input, &st) == 0 && S_ISDIR(st.st_mode))
-			return 0;
-		in_fd = pipe_from(input, &writer);
-		o.input = "-";
-		o.input_fd = in_fd;
-		o.file_version = 6;
-		break;
-	case SELECTED:
-		o.events = events;
-		o.nr_events = 1;
-		o.cpus = "0-1";
-		o.time = "10%-90%";
-		o.pids = "1-100000";
-		o.all_records = true;
-		o.kallsyms = kallsyms_file;
-		break;
-	case CANCELLED:
-		o.progress = cancel_now;
-		o.progress_ctx = (void *)&cancel;
-		o.cancel = &cancel;
-		break;
-	case NO_OUTPUT:
-		snprintf(out, sizeof(out), "%s/no/such/dir/trace.dat", tmpdir);
-		break;
-	case NR_HOW:
-		break;
-	}
-	if ((how == FROM_FD && (in_fd < 0 || out_fd < 0)) || (how == FROM_PIPE && in_fd < 0)) {
+	ret = set_how(&o, how, input, out, sizeof(out), &cancel, &e);
+	if (ret > 0)
+		return 0;
+	if (ret < 0) {
 		fprintf(stderr, "%s: cannot open the input: %s\n", what, strerror(errno));
 		return 1;
 	}
@@ -577,12 +598,12 @@ static int convert_one(const char *input, enum how how)
 	bad += check_process(what, &before);
 	if (heap_stop(what))
 		bad++;
-	if (in_fd >= 0)
-		close(in_fd);
-	if (out_fd >= 0)
-		close(out_fd);
-	if (writer > 0)
-		while (waitpid(writer, &status, 0) < 0 && errno == EINTR)
+	if (e.in_fd >= 0)
+		close(e.in_fd);
+	if (e.out_fd >= 0)
+		close(e.out_fd);
+	if (e.writer > 0)
+		while (waitpid(e.writer, &status, 0) < 0 && errno == EINTR)
 			;
 	unlink(o.output ? o.output : out);
 	if (verbose || bad)
@@ -618,11 +639,55 @@ static void remove_tmpdir(void)
 	rmdir(tmpdir);
 }
 
-int main(int argc, char **argv)
+/* The inputs: the arguments, else every recording of $DATA and $REGRESS */
+static char **collect_inputs(int argc, char **argv, size_t *nr)
 {
 	const char *data = getenv("DATA"), *regress = getenv("REGRESS");
-	char **inputs = NULL, path[4096];
-	size_t nr = 0, i;
+	char **inputs = NULL;
+	int i;
+
+	*nr = 0;
+	for (i = 1; i < argc; i++) {
+		inputs = realloc(inputs, (*nr + 1) * sizeof(*inputs));
+		if (!inputs)
+			exit(99);
+		inputs[(*nr)++] = strdup(argv[i]);
+	}
+	if (!*nr) {
+		if (!data || !regress) {
+			fprintf(stderr, "leaks: DATA and REGRESS name the inputs (make check)\n");
+			exit(99);
+		}
+		add_inputs(data, ".data", &inputs, nr);
+		add_inputs(regress, NULL, &inputs, nr);
+	}
+	return inputs;
+}
+
+static void report(int calls, size_t nr)
+{
+#ifdef WATCH_HEAP
+	if (__lsan_do_recoverable_leak_check()) {
+		fprintf(stderr, "leaks: LeakSanitizer found leaks\n");
+		failures++;
+	}
+	printf("leaks: %d conversions of %zu inputs, %d left something behind\n", calls, nr,
+	       failures);
+#elif defined(WATCH_BYTES)
+	printf("leaks: %d conversions of %zu inputs, %d left something behind (glibc's count"
+	       " of bytes: the sanitizer build names the blocks)\n", calls, nr, failures);
+#else
+	printf("leaks: %d conversions of %zu inputs, %d left a thread, child, descriptor or"
+	       " file behind (allocations are watched in the sanitizer build only:"
+	       " configure --enable-sanitizers)\n", calls, nr, failures);
+#endif
+}
+
+int main(int argc, char **argv)
+{
+	const char *data = getenv("DATA");
+	char **inputs, path[4096];
+	size_t nr, i;
 	int how, calls = 0, bad;
 
 	heap_init(argv);
@@ -632,20 +697,7 @@ int main(int argc, char **argv)
 		argc--;
 		argv++;
 	}
-	for (i = 1; i < (size_t)argc; i++) {
-		inputs = realloc(inputs, (nr + 1) * sizeof(*inputs));
-		if (!inputs)
-			return 99;
-		inputs[nr++] = strdup(argv[i]);
-	}
-	if (!nr) {
-		if (!data || !regress) {
-			fprintf(stderr, "leaks: DATA and REGRESS name the inputs (make check)\n");
-			return 99;
-		}
-		add_inputs(data, ".data", &inputs, &nr);
-		add_inputs(regress, NULL, &inputs, &nr);
-	}
+	inputs = collect_inputs(argc, argv, &nr);
 	if (data) {
 		snprintf(path, sizeof(path), "%s/ksyms.kallsyms", data);
 		kallsyms_file = strdup(path);
@@ -683,20 +735,10 @@ int main(int argc, char **argv)
 	}
 	free(inputs);
 	free((void *)kallsyms_file);
-#ifdef WATCH_HEAP
-	if (__lsan_do_recoverable_leak_check()) {
-		fprintf(stderr, "leaks: LeakSanitizer found leaks\n");
-		failures++;
+	report(calls, nr);
+	if (!calls) {
+		fprintf(stderr, "leaks: no conversion was checked\n");
+		return 1;
 	}
-	printf("leaks: %d conversions of %zu inputs, %d left something behind\n", calls, nr,
-	       failures);
-#elif defined(WATCH_BYTES)
-	printf("leaks: %d conversions of %zu inputs, %d left something behind (glibc's count"
-	       " of bytes: the sanitizer build names the blocks)\n", calls, nr, failures);
-#else
-	printf("leaks: %d conversions of %zu inputs, %d left a thread, child, descriptor or"
-	       " file behind (allocations are watched in the sanitizer build only:"
-	       " configure --enable-sanitizers)\n", calls, nr, failures);
-#endif
 	return failures ? 1 : 0;
 }

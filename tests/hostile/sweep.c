@@ -34,404 +34,13 @@
  * Never a signal, and never a file left in OUTPUT's directory or $TMPDIR.
  * A failing input is kept in KEEPDIR with a note saying why.
  */
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <ftw.h>
-#include <limits.h>
-#include <signal.h>
-#include <stdarg.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
+#include "sweep.h"
 
-#define MAX_FILES	256
-#define MAX_MEMBERS	64
-#define MAX_BOUNDS	(1u << 20)
-#define MAX_SHOWN	20
-
-enum mode { TRUNCATE, FLIP, RUN };
-
-/* One file of a fixture: a whole recording, or one file of a directory */
-struct member {
-	char		name[256];
-	uint8_t		*data;
-	size_t		len;
-	uint64_t	*bounds;	/* record and section boundaries */
-	size_t		nr_bounds;
-};
-
-struct fixture {
-	const char	*path;
-	const char	*base;		/* file name, for case names */
-	bool		dir;
-	bool		pipe_mode;	/* the recording is a pipe-mode stream */
-	struct member	m[MAX_MEMBERS];
-	unsigned int	nr;
-	unsigned int	victims[2];	/* members damaged in turn */
-	unsigned int	nr_victims;
-};
-
-struct cut {
-	unsigned int	fix;
-	unsigned int	member;
-	size_t		len;
-};
-
-struct counts {
-	unsigned long	runs;
-	unsigned long	converted;
-	unsigned long	refused;
-	unsigned long	failed;
-	unsigned long	via_pipe;
-	double		slowest;
-};
-
-static struct fixture fixtures[MAX_FILES];
-static unsigned int nr_fixtures;
-static struct cut *cuts;
-static size_t nr_cases;
 static enum mode mode;
-static unsigned long flip_seed;
 static const char *perf2dat, *trace_cmd, *keepdir;
 static double timeout_s = 10;
 static unsigned long sample = 1;
 static char workdir[PATH_MAX];
-
-static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fputs("sweep: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	exit(99);
-}
-
-/* A path (or another string) that must not be truncated */
-static void __attribute__((format(printf, 3, 4))) strf(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= len)
-		die("name too long: %s", buf);
-}
-
-/* ------------------------------------------------------------------------ */
-/* Fixtures and their boundaries                                            */
-
-static uint8_t *slurp(const char *path, size_t *len)
-{
-	struct stat st;
-	uint8_t *buf;
-	ssize_t r;
-	size_t got = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0 || fstat(fd, &st) < 0)
-		die("%s: %s", path, strerror(errno));
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf)
-		die("out of memory");
-	while (got < (size_t)st.st_size) {
-		r = read(fd, buf + got, (size_t)st.st_size - got);
-		if (r <= 0)
-			die("%s: read error", path);
-		got += (size_t)r;
-	}
-	close(fd);
-	*len = got;
-	return buf;
-}
-
-/* A number of the recording: little-endian, or big-endian ("2ELIFREP") */
-static uint64_t get(const uint8_t *p, unsigned int bytes, bool be)
-{
-	uint64_t v = 0;
-	unsigned int i;
-
-	for (i = 0; i < bytes; i++)
-		v |= (uint64_t)p[be ? bytes - 1 - i : i] << (8 * i);
-	return v;
-}
-
-static bool is_big_endian(const uint8_t *d, size_t len)
-{
-	return len >= 8 && !memcmp(d, "2ELIFREP", 8);
-}
-
-static void add_bound(struct member *m, uint64_t b)
-{
-	if (b > m->len || m->nr_bounds >= MAX_BOUNDS)
-		return;
-	if (!m->bounds && !(m->bounds = malloc(MAX_BOUNDS * sizeof(*m->bounds))))
-		die("out of memory");
-	m->bounds[m->nr_bounds++] = b;
-}
-
-static void walk_records(struct member *m, uint64_t pos, uint64_t end, bool be)
-{
-	uint16_t size;
-
-	if (end > m->len)
-		end = m->len;
-	while (pos + 8 <= end) {
-		add_bound(m, pos);
-		size = (uint16_t)get(m->data + pos + 6, 2, be);
-		if (size < 8)
-			return;
-		pos += size;
-	}
-	add_bound(m, pos);
-}
-
-/* perf.data, either byte order: header, attrs, records, feature sections */
-static void find_bounds(struct member *m, bool whole_file)
-{
-	const uint8_t *d = m->data;
-	bool be = is_big_endian(d, m->len);
-	uint64_t off, size, feat_off, n = 0;
-	unsigned int i;
-
-	if (!whole_file) {		/* data.N of a directory: records only */
-		walk_records(m, 0, m->len, false);
-		return;
-	}
-	if (m->len < 16 || (memcmp(d, "PERFILE2", 8) && !be))
-		return;
-	add_bound(m, 8);
-	add_bound(m, 16);
-	if (get(d + 8, 8, be) == 16) {	/* pipe mode */
-		walk_records(m, 16, m->len, be);
-		return;
-	}
-	if (m->len < 104)
-		return;
-	add_bound(m, 104);
-	off = get(d + 24, 8, be);	/* attrs */
-	size = get(d + 32, 8, be);
-	add_bound(m, off);
-	add_bound(m, off + size);
-	off = get(d + 40, 8, be);	/* data */
-	size = get(d + 48, 8, be);
-	walk_records(m, off, off + size, be);
-	feat_off = off + size;
-	for (i = 0; i < 4; i++)
-		n += (uint64_t)__builtin_popcountll(get(d + 72 + 8 * i, 8, be));
-	add_bound(m, feat_off);
-	for (i = 0; i < n && feat_off + 16 * (i + 1) <= m->len; i++) {
-		off = get(d + feat_off + 16 * i, 8, be);
-		size = get(d + feat_off + 16 * i + 8, 8, be);
-		add_bound(m, off);
-		add_bound(m, off + size);
-	}
-}
-
-static int by_data_n(const struct dirent **a, const struct dirent **b)
-{
-	const char *x = (*a)->d_name, *y = (*b)->d_name;
-	size_t lx = strlen(x), ly = strlen(y);
-
-	return lx != ly ? (lx > ly) - (lx < ly) : strcmp(x, y);
-}
-
-static int is_data_file(const struct dirent *d)
-{
-	return !strcmp(d->d_name, "data") || !strncmp(d->d_name, "data.", 5);
-}
-
-static void load_member(struct fixture *f, const char *dir, const char *name, bool whole)
-{
-	char path[PATH_MAX];
-	struct member *m;
-
-	if (f->nr >= MAX_MEMBERS)
-		die("%s: too many files", f->path);
-	m = &f->m[f->nr++];
-	strf(m->name, sizeof(m->name), "%s", name);
-	strf(path, sizeof(path), "%s/%s", dir, name);
-	m->data = slurp(dir ? path : name, &m->len);
-	find_bounds(m, whole);
-}
-
-static void load_fixture(const char *path)
-{
-	struct fixture *f = &fixtures[nr_fixtures];
-	struct dirent **list;
-	struct stat st;
-	int i, n;
-
-	if (nr_fixtures >= MAX_FILES)
-		die("too many files");
-	if (stat(path, &st) < 0)
-		die("%s: %s", path, strerror(errno));
-	f->path = path;
-	f->base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	if (S_ISDIR(st.st_mode)) {
-		f->dir = true;
-		n = scandir(path, &list, is_data_file, by_data_n);
-		if (n <= 0)
-			die("%s: no data files", path);
-		for (i = 0; i < n; i++) {
-			load_member(f, path, list[i]->d_name, !strcmp(list[i]->d_name, "data"));
-			free(list[i]);
-		}
-		free(list);
-		f->victims[0] = 0;	/* "data" sorts first */
-		f->victims[1] = f->nr - 1;
-		f->nr_victims = f->nr > 1 ? 2 : 1;
-	} else {
-		f->nr = 1;
-		strf(f->m[0].name, sizeof(f->m[0].name), "%s", f->base);
-		f->m[0].data = slurp(path, &f->m[0].len);
-		find_bounds(&f->m[0], true);
-		f->nr_victims = 1;
-	}
-	f->pipe_mode = !f->dir && f->m[0].len >= 16 &&
-		       get(f->m[0].data + 8, 8, is_big_endian(f->m[0].data, f->m[0].len)) == 16;
-	nr_fixtures++;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Cases                                                                    */
-
-static void add_cut(unsigned int fix, unsigned int member, uint64_t len, size_t *cap)
-{
-	const struct member *m = &fixtures[fix].m[member];
-	size_t i;
-
-	if (len >= m->len)
-		return;		/* the whole file is not a truncation */
-	for (i = nr_cases; i > 0 && nr_cases - i < 64; i--)	/* recent duplicates */
-		if (cuts[i - 1].fix == fix && cuts[i - 1].member == member &&
-		    cuts[i - 1].len == len)
-			return;
-	if (nr_cases == *cap) {
-		*cap = *cap ? *cap * 2 : 1024;
-		cuts = realloc(cuts, *cap * sizeof(*cuts));
-		if (!cuts)
-			die("out of memory");
-	}
-	cuts[nr_cases].fix = fix;
-	cuts[nr_cases].member = member;
-	cuts[nr_cases].len = (size_t)len;
-	nr_cases++;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-#define SPREAD		48	/* evenly spread cuts per file */
-#define BOUNDARIES	32	/* record boundaries per file, each cut -1, 0, +1 */
-
-static void plan_truncations(void)
-{
-	static const unsigned int head[] = { 0, 1, 7, 8, 9, 15, 16, 17, 23, 24, 25, 63, 64,
-					     71, 72, 73, 103, 104, 105 };
-	unsigned int f, v, i;
-	size_t cap = 0, j, k, step;
-
-	for (f = 0; f < nr_fixtures; f++) {
-		for (v = 0; v < fixtures[f].nr_victims; v++) {
-			unsigned int mi = fixtures[f].victims[v];
-			struct member *m = &fixtures[f].m[mi];
-
-			for (i = 0; i < sizeof(head) / sizeof(head[0]); i++)
-				add_cut(f, mi, head[i], &cap);
-			for (i = 1; i < SPREAD; i++)
-				add_cut(f, mi, m->len * i / SPREAD, &cap);
-			add_cut(f, mi, m->len - 1, &cap);
-			if (!m->nr_bounds)
-				continue;
-			qsort(m->bounds, m->nr_bounds, sizeof(*m->bounds), cmp_u64);
-			step = m->nr_bounds > BOUNDARIES ? m->nr_bounds / BOUNDARIES : 1;
-			for (j = 0; j < m->nr_bounds; j += step)
-				for (k = 0; k < 3; k++)
-					if (m->bounds[j] + k >= 1)
-						add_cut(f, mi, m->bounds[j] + k - 1, &cap);
-		}
-	}
-}
-
-/* xorshift64*: small, seeded, the same everywhere */
-static uint64_t next_rand(uint64_t *s)
-{
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return *s * 0x2545F4914F6CDD1DULL;
-}
-
-static void put(uint8_t *p, uint64_t v, unsigned int bytes)
-{
-	unsigned int i;
-
-	for (i = 0; i < bytes; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-/* Damage @buf (a copy of member @m) with the mutations of case @idx */
-static void mutate(const struct member *m, uint8_t *buf, size_t idx, char *what, size_t wlen)
-{
-	static const uint64_t values[] = { 0, 1, 7, 8, 16, 0x7f, 0x80, 0xff, 0x100, 4096, 0x7fff,
-					   0x8000, 0xffff, 0x10000, 0x7fffffff, 0x80000000,
-					   0xffffffff, 0x7fffffffffffffffULL, UINT64_MAX };
-	uint64_t s = (flip_seed + 1) * 0x9E3779B97F4A7C15ULL ^ (idx + 1) * 0xD1B54A32D192ED03ULL;
-	unsigned int n, i, kind, bytes;
-	size_t pos, used = 0, len = m->len;
-
-	if (!s)
-		s = 1;
-	n = 1 + (unsigned int)(next_rand(&s) % 3);
-	for (i = 0; i < n && len; i++) {
-		kind = (unsigned int)(next_rand(&s) % 100);
-		if (kind < 35)				/* anywhere */
-			pos = next_rand(&s) % len;
-		else if (kind < 55)			/* headers, attrs, first records */
-			pos = next_rand(&s) % (len < 4096 ? len : 4096);
-		else if (kind < 72 && m->nr_bounds)	/* a record header */
-			pos = m->bounds[next_rand(&s) % m->nr_bounds] + next_rand(&s) % 16;
-		else if (kind < 85)			/* the end: features, formats */
-			pos = len - 1 - next_rand(&s) % (len / 4 + 1);
-		else
-			pos = next_rand(&s) % len;
-		if (pos >= len)
-			pos = len - 1;
-		if (kind >= 85 || (kind >= 55 && kind < 72 && next_rand(&s) % 2)) {
-			bytes = 2u << (next_rand(&s) % 3);
-			if (pos + bytes > len)
-				pos = len - bytes;
-			put(buf + pos, values[next_rand(&s) % (sizeof(values) / sizeof(values[0]))],
-			    bytes);
-			used += (size_t)snprintf(what + used, used < wlen ? wlen - used : 0,
-						 "%su%u at %zu", i ? ", " : "", 8 * bytes, pos);
-		} else {
-			unsigned int bit = (unsigned int)(next_rand(&s) % 8);
-
-			buf[pos] ^= (uint8_t)(1u << bit);
-			used += (size_t)snprintf(what + used, used < wlen ? wlen - used : 0,
-						 "%sbit %u of %zu", i ? ", " : "", bit, pos);
-		}
-	}
-}
 
 /* ------------------------------------------------------------------------ */
 /* Running one case                                                         */
@@ -723,19 +332,66 @@ static bool report_reads(struct slot *sl, const char *output, char *why, size_t 
 	return true;
 }
 
+/* How the run of @input ended (@status, @err of @n bytes): counted in @c */
+static void judge(struct slot *sl, struct counts *c, const char *input, const char *name,
+		  bool via_pipe, int status, const char *err, size_t n)
+{
+	char why[1024], prefix[PATH_MAX + 32];
+	struct stat st;
+
+	if (WIFSIGNALED(status)) {
+		failure(sl, c, input, name, "killed by %s%s: %s", signame(WTERMSIG(status)),
+			via_pipe ? " (input on a pipe)" : "", err);
+	} else if (WEXITSTATUS(status) == 0) {
+		if (n)
+			failure(sl, c, input, name, "exit 0 with messages: %s", err);
+		else if (stat(sl->out, &st) < 0 || !S_ISREG(st.st_mode) || !st.st_size)
+			failure(sl, c, input, name, "exit 0 without an output");
+		else if (!report_reads(sl, sl->out, why, sizeof(why)))
+			failure(sl, c, input, name, "%s", why);
+		else
+			c->converted++;
+	} else if (WEXITSTATUS(status) == 1) {
+		strf(prefix, sizeof(prefix), "perf2dat: %s: ", via_pipe ? "<stdin>" : input);
+		if (lstat(sl->out, &st) == 0)
+			failure(sl, c, input, name, "exit 1 and an output left behind");
+		else if (!n || err[n - 1] != '\n' || memchr(err, '\n', n - 1))
+			failure(sl, c, input, name, "exit 1 without exactly one line: %s", err);
+		else if (strncmp(err, prefix, strlen(prefix)))
+			failure(sl, c, input, name, "message not \"%s...\": %s", prefix, err);
+		else
+			c->refused++;
+	} else {
+		failure(sl, c, input, name, "exit status %d: %s", WEXITSTATUS(status), err);
+	}
+}
+
+/* Nothing may be left in the private $TMPDIR or beside the output */
+static void check_left(struct slot *sl, struct counts *c, const char *input, const char *name)
+{
+	char outdir[PATH_MAX], left[512];
+
+	empty_dir(sl->tmp, left, sizeof(left));
+	if (left[0])
+		failure(sl, c, input, name, "left in $TMPDIR: %s", left);
+	strf(outdir, sizeof(outdir), "%s/outdir", sl->dir);
+	empty_dir(outdir, left, sizeof(left));
+	if (left[0])
+		failure(sl, c, input, name, "left beside the output: %s", left);
+}
+
 static void run_case(struct slot *sl, size_t idx, struct counts *c)
 {
-	char name[768], err[4096], left[512], why[1024], prefix[PATH_MAX + 32];
+	char name[768], err[4096];
 	const struct fixture *f;
 	const struct member *m;
 	uint8_t *buf;
-	size_t len, n;
-	const char *input, *shown;
+	size_t len;
+	const char *input;
 	double took;
 	int status, in_fd = -1;
 	pid_t pid, feed = 0;
 	bool via_pipe;
-	struct stat st;
 
 	input = make_input(sl, idx, name, sizeof(name), &f, &m, &buf, &len);
 	/* pipe-mode inputs on a pipe too; in "run" mode every input both ways */
@@ -754,51 +410,14 @@ static void run_case(struct slot *sl, size_t idx, struct counts *c)
 	c->via_pipe += via_pipe;
 	if (!wait_for(pid, &status, timeout_s, &took)) {
 		failure(sl, c, input, name, "did not finish in %.0f s (killed)", timeout_s);
-		goto out;
-	}
-	if (took > c->slowest)
-		c->slowest = took;
-	n = read_small(sl->log, err, sizeof(err));
-	shown = via_pipe ? "<stdin>" : input;
-	if (WIFSIGNALED(status)) {
-		failure(sl, c, input, name, "killed by %s%s: %s", signame(WTERMSIG(status)),
-			via_pipe ? " (input on a pipe)" : "", err);
-	} else if (WEXITSTATUS(status) == 0) {
-		if (n)
-			failure(sl, c, input, name, "exit 0 with messages: %s", err);
-		else if (stat(sl->out, &st) < 0 || !S_ISREG(st.st_mode) || !st.st_size)
-			failure(sl, c, input, name, "exit 0 without an output");
-		else if (!report_reads(sl, sl->out, why, sizeof(why)))
-			failure(sl, c, input, name, "%s", why);
-		else
-			c->converted++;
-		unlink(sl->out);
-	} else if (WEXITSTATUS(status) == 1) {
-		strf(prefix, sizeof(prefix), "perf2dat: %s: ", shown);
-		if (lstat(sl->out, &st) == 0)
-			failure(sl, c, input, name, "exit 1 and an output left behind");
-		else if (!n || err[n - 1] != '\n' || memchr(err, '\n', n - 1))
-			failure(sl, c, input, name, "exit 1 without exactly one line: %s", err);
-		else if (strncmp(err, prefix, strlen(prefix)))
-			failure(sl, c, input, name, "message not \"%s...\": %s", prefix, err);
-		else
-			c->refused++;
 	} else {
-		failure(sl, c, input, name, "exit status %d: %s", WEXITSTATUS(status), err);
+		if (took > c->slowest)
+			c->slowest = took;
+		judge(sl, c, input, name, via_pipe, status, err,
+		      read_small(sl->log, err, sizeof(err)));
+		unlink(sl->out);
+		check_left(sl, c, input, name);
 	}
-	unlink(sl->out);
-	empty_dir(sl->tmp, left, sizeof(left));
-	if (left[0])
-		failure(sl, c, input, name, "left in $TMPDIR: %s", left);
-	{
-		char outdir[PATH_MAX];
-
-		strf(outdir, sizeof(outdir), "%s/outdir", sl->dir);
-		empty_dir(outdir, left, sizeof(left));
-		if (left[0])
-			failure(sl, c, input, name, "left beside the output: %s", left);
-	}
-out:
 	if (feed > 0) {
 		kill(feed, SIGKILL);
 		waitpid(feed, &status, 0);
@@ -896,18 +515,15 @@ static void usage(void)
 	exit(99);
 }
 
-int main(int argc, char **argv)
+/* The options and the mode: returns the index of the first FILE */
+static int parse_args(int argc, char **argv, unsigned int *jobs)
 {
-	unsigned int jobs = 2, k, running;
-	const char *base = getenv("SWEEP_TMPDIR");
-	struct counts t;
-	int opt, status, i;
-	double start = now();
+	int opt;
 
 	while ((opt = getopt(argc, argv, "j:t:k:")) != -1) {
 		switch (opt) {
 		case 'j':
-			jobs = (unsigned int)atoi(optarg);
+			*jobs = (unsigned int)atoi(optarg);
 			break;
 		case 't':
 			timeout_s = atof(optarg);
@@ -919,7 +535,7 @@ int main(int argc, char **argv)
 			usage();
 		}
 	}
-	if (optind >= argc || !jobs)
+	if (optind >= argc || !*jobs)
 		usage();
 	if (!strcmp(argv[optind], "truncate")) {
 		mode = TRUNCATE;
@@ -932,13 +548,25 @@ int main(int argc, char **argv)
 	} else {
 		usage();
 	}
+	return optind + 1;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned int jobs = 2, k, running;
+	const char *base = getenv("SWEEP_TMPDIR");
+	struct counts t;
+	int status, i;
+	double start = now();
+
+	i = parse_args(argc, argv, &jobs);
 	if (getenv("SWEEP_SAMPLE"))
 		sample = strtoul(getenv("SWEEP_SAMPLE"), NULL, 0);
 	perf2dat = getenv("PERF2DAT");
 	trace_cmd = getenv("TRACE_CMD");
 	if (!perf2dat || access(perf2dat, X_OK))
 		die("PERF2DAT must name the perf2dat program");
-	for (i = optind + 1; i < argc; i++)
+	for (; i < argc; i++)
 		load_fixture(argv[i]);
 	if (!nr_fixtures)
 		usage();
@@ -974,5 +602,7 @@ int main(int argc, char **argv)
 	printf("): %lu converted and read by trace-cmd report, %lu refused with one line,"
 	       " %lu failed; slowest %.2f s; %.0f s in all\n", t.converted, t.refused, t.failed,
 	       t.slowest, now() - start);
-	return t.failed ? 1 : 0;
+	if (!t.runs)
+		fprintf(stderr, "sweep: no case was run\n");
+	return t.failed || !t.runs ? 1 : 0;
 }

@@ -49,10 +49,32 @@ static int print_info(struct kshark_entry **rows, ssize_t n)
 	return nr;
 }
 
+/* @file opened with the plugin at @so registered as KernelShark does: its stream */
+static int open_with_plugin(struct kshark_context *ctx, const char *so, const char *file,
+			    int *nr_plugins)
+{
+	struct kshark_plugin_list *plugin = kshark_register_plugin(ctx, "perf2dat", so);
+	int sd;
+
+	if (!plugin || !plugin->process_interface) {
+		fprintf(stderr, "kshark-stacks: %s: no plot interface\n", so);
+		return -1;
+	}
+	sd = kshark_open(ctx, file);
+	if (sd < 0) {
+		fprintf(stderr, "kshark-stacks: %s: kshark_open: %d\n", file, sd);
+		return -1;
+	}
+	/* what KernelShark does for a user plugin on a new stream */
+	kshark_register_plugin_to_stream(kshark_get_data_stream(ctx, sd),
+					 plugin->process_interface, true);
+	*nr_plugins = kshark_handle_all_dpis(kshark_get_data_stream(ctx, sd), KSHARK_PLUGIN_INIT);
+	return sd;
+}
+
 int main(int argc, char **argv)
 {
 	struct kshark_context *ctx = NULL;
-	struct kshark_plugin_list *plugin;
 	struct kshark_data_stream *stream;
 	struct kshark_entry **rows = NULL;
 	const char *what = "p2d_ks_dump";
@@ -70,22 +92,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: kshark-stacks [--blocked] PLUGIN.so FILE [info]\n");
 		return 1;
 	}
-	if (!kshark_instance(&ctx))
+	if (!kshark_instance(&ctx) || (sd = open_with_plugin(ctx, argv[1], argv[2], &ret)) < 0)
 		return 1;
-	plugin = kshark_register_plugin(ctx, "perf2dat", argv[1]);
-	if (!plugin || !plugin->process_interface) {
-		fprintf(stderr, "kshark-stacks: %s: no plot interface\n", argv[1]);
-		return 1;
-	}
-	sd = kshark_open(ctx, argv[2]);
-	if (sd < 0) {
-		fprintf(stderr, "kshark-stacks: %s: kshark_open: %d\n", argv[2], sd);
-		return 1;
-	}
 	stream = kshark_get_data_stream(ctx, sd);
-	/* what KernelShark does for a user plugin on a new stream */
-	kshark_register_plugin_to_stream(stream, plugin->process_interface, true);
-	ret = kshark_handle_all_dpis(stream, KSHARK_PLUGIN_INIT);
 	n = kshark_load_entries(ctx, sd, &rows);
 	if (n < 0) {
 		fprintf(stderr, "kshark-stacks: %s: kshark_load_entries: %zd\n", argv[2], n);

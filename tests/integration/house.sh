@@ -1,0 +1,49 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The house rules a reviewer would otherwise check by hand:
+# - no source file over 800 lines, no C or C++ function over 60;
+# - no message of the library names a flag of the programs (the library
+#   names its option fields, "the kallsyms option"; the programs say
+#   "--kallsyms", cli-flags.c): perf's own flags ("perf record --threads")
+#   are the recording's, not ours.
+. "$TOP_SRCDIR/tests/lib.sh"
+cd "$TOP_SRCDIR" || fail "no $TOP_SRCDIR"
+
+find src plugin tests bench contrib -type f \
+	\( -name '*.c' -o -name '*.h' -o -name '*.cpp' -o -name '*.hpp' -o -name '*.py' \
+	-o -name '*.sh' \) ! -path 'tests/data/*' ! -path '*/.libs/*' | sort > "$tmp/sources"
+checked "$(wc -l < "$tmp/sources")" "no source file found under $TOP_SRCDIR"
+xargs wc -l < "$tmp/sources" | awk '$2 != "total" && $1 > 800 { print $2 " has " $1 " lines" }' \
+	> "$tmp/long-files"
+[ -s "$tmp/long-files" ] && fail "over 800 lines: $(tr '\n' ' ' < "$tmp/long-files")"
+
+# a function's body: from a "{" in column 0 to the next "}" in column 0
+grep -E '\.(c|h|cpp|hpp)$' "$tmp/sources" | xargs awk '
+	FNR == 1 { inf = 0 }
+	/^\{/ { inf = 1; start = FNR; next }
+	inf && /^\}/ { n++; if (FNR - start - 1 > 60) print FILENAME ":" start ": " FNR - start - 1; inf = 0 }
+	END { print n > "/dev/stderr" }' > "$tmp/long-fns" 2> "$tmp/nfns"
+checked "$(cat "$tmp/nfns")" "no function found in the C and C++ sources"
+[ -s "$tmp/long-fns" ] && fail "functions over 60 lines: $(tr '\n' ' ' < "$tmp/long-fns")"
+
+# the programs' long flags, from cli.h's option tables
+sed -n 's/^[[:space:]]*{ "\([a-z-]*\)",.*_argument.*/\1/p' src/cmd/cli.h src/cmd/perf2dat.c \
+	src/cmd/trace-cmd-front.c | sort -u > "$tmp/flags"
+checked "$(wc -l < "$tmp/flags")" "no flag found in src/cmd"
+grep -qx kallsyms "$tmp/flags" || fail "the flag list lacks kallsyms: $(tr '\n' ' ' < "$tmp/flags")"
+lib=$(find src/lib -maxdepth 1 -name '*.c')
+# the strings of the library's sources, joined as C joins adjacent literals
+for f in $lib; do
+	awk '{ line = $0; while (match(line, /"([^"\\]|\\.)*"/)) {
+		printf "%s", substr(line, RSTART + 1, RLENGTH - 2); line = substr(line, RSTART + RLENGTH) }
+		if (line ~ /[;,)]/) print "" }' "$f" | sed "s|^|$f: |"
+done > "$tmp/strings"
+checked "$(grep -c 'offset 0x' "$tmp/strings")" "no message found in the library's sources"
+while read -r flag; do
+	grep -E -e "--$flag([^a-z-]|\$)" "$tmp/strings" | grep -v -E "perf( record)? --$flag"
+done < "$tmp/flags" > "$tmp/named"
+[ -s "$tmp/named" ] && fail "library messages name the programs' flags: $(head -5 "$tmp/named")"
+echo "house: $(wc -l < "$tmp/sources") source files, $(cat "$tmp/nfns") functions," \
+	"$(wc -l < "$tmp/strings") library strings against $(wc -l < "$tmp/flags") flags"
+exit 0
