@@ -107,7 +107,7 @@ uint32_t p2d_pb_max_event(const struct p2d_page_builder *pb)
  * The page is complete: write its header, zero what follows the data (the
  * only bytes not written since the page was opened) and hand it over. The
  * page is not touched after the flush callback, which may point pb->page at
- * another buffer for the next page (p2d-cpudata.c builds pages in place in
+ * another buffer for the next page (cpufiles.c builds pages in place in
  * its write buffers).
  */
 static int close_page(struct p2d_page_builder *pb, uint64_t missed)

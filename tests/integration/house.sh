@@ -6,7 +6,10 @@
 # - no message of the library names a flag of the programs (the library
 #   names its option fields, "the kallsyms option"; the programs say
 #   "--kallsyms", cli-flags.c): perf's own flags ("perf record --threads")
-#   are the recording's, not ours.
+#   are the recording's, not ours;
+# - the map matches the tree: README's list of files by stage names every
+#   file of src/lib, src/cmd and plugin/, and src/lib/p2d-local.h's stage
+#   list every file of src/lib.
 . "$TOP_SRCDIR/tests/lib.sh"
 cd "$TOP_SRCDIR" || fail "no $TOP_SRCDIR"
 
@@ -44,6 +47,31 @@ while read -r flag; do
 	grep -E -e "--$flag([^a-z-]|\$)" "$tmp/strings" | grep -v -E "perf( record)? --$flag"
 done < "$tmp/flags" > "$tmp/named"
 [ -s "$tmp/named" ] && fail "library messages name the programs' flags: $(head -5 "$tmp/named")"
+# README's list: from "The files, by stage" to the next line that is not
+# indented after the list began
+awk '/^The files, by stage/ { on = 1; next } on && /^    / { seen = 1; print; next }
+     on && seen && /^[^ ]/ { exit }' README > "$tmp/readme-list"
+checked "$(wc -l < "$tmp/readme-list")" "README has no list of the files by stage"
+# p2d-local.h's stage list, in its comment
+awk '/The stages, in the order/ { on = 1 } on { print } on && /\*\// { exit }' \
+	src/lib/p2d-local.h > "$tmp/stage-list"
+n=0
+for f in $(find src/lib src/cmd plugin -maxdepth 1 -type f \( -name '*.c' -o -name '*.h' \
+		-o -name '*.cpp' -o -name '*.hpp' -o -name '*.sh' \) | sort); do
+	b=${f##*/}
+	tr -s ' \t;:,()' '\n' < "$tmp/readme-list" | grep -qxF "$b" ||
+		echo "$f is not in README's list of the files by stage" >> "$tmp/unlisted"
+	case $f in
+	src/lib/*)
+		tr -s ' \t;:,()*' '\n' < "$tmp/stage-list" | grep -qxF "$b" ||
+			echo "$f is not in p2d-local.h's stage list" >> "$tmp/unlisted" ;;
+	esac
+	n=$((n + 1))
+done
+checked "$n" "no file in src/lib, src/cmd and plugin/"
+[ -s "$tmp/unlisted" ] && fail "$(tr '\n' ' ' < "$tmp/unlisted")"
+
 echo "house: $(wc -l < "$tmp/sources") source files, $(cat "$tmp/nfns") functions," \
-	"$(wc -l < "$tmp/strings") library strings against $(wc -l < "$tmp/flags") flags"
+	"$(wc -l < "$tmp/strings") library strings against $(wc -l < "$tmp/flags") flags," \
+	"$n files of src/lib, src/cmd and plugin/ in the maps"
 exit 0
