@@ -385,14 +385,18 @@ int p2d_reorder_add_side(struct p2d_reorder *s, const struct p2d_side *rec)
 	return s->bytes <= P2D_QUEUE_CAP ? 0 : over_cap(s);
 }
 
-static void compact(struct cpuq *q)
+/*
+ * An array of @n entries of @size bytes whose first @head were released:
+ * emptied when all were, else moved down once they are more than half
+ */
+static void compact(void *e, size_t *head, size_t *n, size_t size)
 {
-	if (q->head == q->n) {
-		q->head = q->n = 0;
-	} else if (q->head > q->n / 2) {
-		memmove(q->e, q->e + q->head, (q->n - q->head) * sizeof(*q->e));
-		q->n -= q->head;
-		q->head = 0;
+	if (*head == *n) {
+		*head = *n = 0;
+	} else if (*head > *n / 2) {
+		memmove(e, (char *)e + *head * size, (*n - *head) * size);
+		*n -= *head;
+		*head = 0;
 	}
 }
 
@@ -487,17 +491,6 @@ static int flush_cpus(struct p2d_reorder *s, uint64_t limit, bool strict)
 	return 0;
 }
 
-static void compact_side(struct sideq *q)
-{
-	if (q->head == q->n) {
-		q->head = q->n = 0;
-	} else if (q->head > q->n / 2) {
-		memmove(q->e, q->e + q->head, (q->n - q->head) * sizeof(*q->e));
-		q->n -= q->head;
-		q->head = 0;
-	}
-}
-
 /*
  * Give the held events without a time (time 0, at the heads of their
  * CPUs' queues) the earliest time queued: no later than any other event,
@@ -561,10 +554,10 @@ static int flush_upto(struct p2d_reorder *s, uint64_t limit)
 		sq->head++;
 		s->bytes -= sizeof(*sq->e);
 	}
-	compact_side(sq);
+	compact(sq->e, &sq->head, &sq->n, sizeof(*sq->e));
 	ret = flush_cpus(s, limit, false);
 	for (cpu = 0; !ret && cpu < s->top; cpu++)
-		compact(&s->q[cpu]);
+		compact(s->q[cpu].e, &s->q[cpu].head, &s->q[cpu].n, sizeof(*s->q[cpu].e));
 	return ret;
 }
 
