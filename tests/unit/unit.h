@@ -27,10 +27,13 @@ static int unit_checks, unit_failures;
 	}								\
 } while (0)
 
+/* 0 when every check passed; a test that made no check has not passed */
 static inline int unit_done(const char *name)
 {
 	printf("%s: %d checks, %d failed\n", name, unit_checks, unit_failures);
-	return unit_failures ? 1 : 0;
+	if (!unit_checks)
+		fprintf(stderr, "%s: no check was made\n", name);
+	return unit_failures || !unit_checks ? 1 : 0;
 }
 
 #endif
