@@ -6,7 +6,10 @@
 #
 # and gets:
 #	T		the test's name (its file name without .sh)
-#	tmp		a private directory, removed when the test ends
+#	tmp		a private directory, removed when the test ends (kept
+#			when KEEP_TMP is set); a test that starts processes
+#			or makes files elsewhere defines t_cleanup, called
+#			first
 #	fail MSG	"FAIL: T: MSG", exit 1
 #	skip WHY	"SKIP: T: WHY", exit 77 (automake's SKIP): only for a part
 #			this machine lacks, never for nothing found to check
@@ -17,7 +20,15 @@ set -u
 T=${0##*/}
 T=${T%.sh}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/p2d-$T.XXXXXX") || { echo "FAIL: $T: mktemp"; exit 1; }
-trap 'rm -rf "$tmp"' EXIT
+t_exit() {
+	t_status=$?
+	if command -v t_cleanup > /dev/null 2>&1; then
+		t_cleanup
+	fi
+	[ -n "${KEEP_TMP:-}" ] || rm -rf "$tmp"
+	exit "$t_status"
+}
+trap t_exit EXIT
 
 fail() {
 	echo "FAIL: $T: $*"
