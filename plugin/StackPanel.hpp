@@ -2,8 +2,10 @@
 /*
  * The stack view's dock panel, shared by the files of its GUI: the panel
  * and its "Stacks in view" tab (StackView.cpp), a blocked interval in the
- * panel (BlockedView.cpp), the "Off-CPU in view" tab (OffcpuView.cpp) and
- * the intervals on the task plots (BlockedPlot.cpp).
+ * panel (BlockedView.cpp), the "Off-CPU in view" tab (OffcpuView.cpp), the
+ * marks on the CPU and task graphs (StackPlot.cpp), the intervals on the
+ * task plots (BlockedPlot.cpp), the entry of a selected row of the trace
+ * list (TraceRow.cpp) and File -> Open's filter (OpenFilter.cpp).
  */
 #ifndef P2D_KS_STACK_PANEL_HPP
 #define P2D_KS_STACK_PANEL_HPP
@@ -14,6 +16,7 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QMainWindow>
+#include <QModelIndex>
 #include <QString>
 #include <QTabWidget>
 #include <QTimer>
@@ -33,6 +36,10 @@ QString timeStringNs(int64_t ts);
 QString durationString(int64_t ns);
 QString frameFunction(const p2d_ks_frame &f);
 QString frameFile(const p2d_ks_frame &f);
+/* the entry of a row of KernelShark's trace list and its stream, or NULL (TraceRow.cpp) */
+const kshark_entry *rowEntry(const QModelIndex &proxyIndex, int *sd);
+/* File -> Open lists perf recordings too (OpenFilter.cpp) */
+void installOpenFilter();
 
 class OffcpuView;
 

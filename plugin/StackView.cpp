@@ -1,33 +1,25 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The stack view's GUI: marks on the CPU and task graphs where samples with
- * stacks are (when zoomed in enough to tell them apart), a dock panel with
- * the selected sample's call chain, and "Stacks in view", the call tree of
- * the visible range (or of the range between the panel's markers A and B).
+ * The stack view's dock panel: the selected sample's call chain ("Call
+ * stack"), and "Stacks in view", the call tree of the visible range (or of
+ * the range between the panel's markers A and B). It follows the trace
+ * list's selection (the entry of a row: TraceRow.cpp) and the marks of the
+ * graphs (StackPlot.cpp); a selected entry that starts, wakes or ends a
+ * blocked interval shows the interval (BlockedView.cpp).
  *
- * Built only against what libkshark-dev installs (KsPlotTools.hpp,
- * KsPlugins.hpp, KsPluginsGUI.hpp) and plain Qt: KernelShark's own window
- * classes are not installed, so the panel finds the trace list as a
- * QTableView of the main window, and a selected row's entry by its CPU,
- * its time and its place among that CPU's rows of the same microsecond.
- * No moc: signals are connected to lambdas. The same GUI part adds perf
- * recordings to File -> Open's file filter. A selected entry that starts,
- * wakes or ends a blocked interval shows the interval (BlockedView.cpp).
+ * Built only against what libkshark-dev installs (KsPluginsGUI.hpp) and
+ * plain Qt: KernelShark's own window classes are not installed, so the
+ * panel finds the trace list as a QTableView of the main window. No moc:
+ * signals are connected to lambdas.
  */
 #include <algorithm>
-#include <cmath>
-#include <vector>
 
-#include <QAbstractProxyModel>
 #include <QApplication>
 #include <QCheckBox>
 #include <QClipboard>
 #include <QDockWidget>
-#include <QEvent>
-#include <QFileDialog>
 #include <QFontDatabase>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QMainWindow>
@@ -42,8 +34,6 @@
 
 #include "libkshark.h"
 #include "libkshark-plugin.h"
-#include "KsPlotTools.hpp"
-#include "KsPlugins.hpp"
 #include "KsPluginsGUI.hpp"
 #include "StackPanel.hpp"
 #include "stacks-plot.h"
@@ -56,7 +46,10 @@ namespace p2d_ks {
 
 QString timeString(int64_t ts)
 {
-	return QString::number(ts * 1e-9, 'f', 6);
+	char buf[32];
+
+	p2d_ks_time_string(ts, buf, sizeof(buf));
+	return QString(buf);
 }
 
 QString timeStringNs(int64_t ts)
@@ -90,31 +83,6 @@ QString durationString(int64_t ns)
 }
 
 StackPanel *panel;
-
-/*
- * File -> Open lists perf.data: KernelShark's dialog filters on
- * "trace-cmd files (*.dat)" only; when such a dialog shows, a filter that
- * also takes perf recordings goes first.
- */
-class OpenFilter : public QObject {
-public:
-	bool eventFilter(QObject *o, QEvent *ev) override
-	{
-		QFileDialog *d;
-		QStringList f;
-
-		if (ev->type() != QEvent::Show || !(d = qobject_cast<QFileDialog *>(o)))
-			return false;
-		f = d->nameFilters();
-		if (f.filter(QStringLiteral("*.dat")).isEmpty() ||
-		    !f.filter(QStringLiteral("perf.data")).isEmpty())
-			return false;
-		f.prepend(QStringLiteral("trace-cmd and perf files (*.dat perf.data *.data)"));
-		d->setNameFilters(f);
-		d->selectNameFilter(f.first());
-		return false;
-	}
-};
 
 /* The "Call stack" tab: the selected sample's frames, and its buttons */
 QWidget *StackPanel::_stackTab()
@@ -233,72 +201,23 @@ void StackPanel::_hookList()
 	}
 }
 
-static int column(const QAbstractItemModel *m, const QString &name)
-{
-	for (int c = 0; c < m->columnCount(); c++)
-		if (m->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString() == name)
-			return c;
-	return -1;
-}
-
+/* a row of the trace list: its sample's stack, or the blocked interval it starts, wakes or ends */
 void StackPanel::_rowSelected(const QModelIndex &proxyIndex)
 {
-	const QAbstractProxyModel *proxy;
-	const QAbstractItemModel *m;
-	QModelIndex idx = proxyIndex;
-	int cCpu, cTime, cStream, row, cpu, sd = 0;
-	p2d_ks_stream *s;
-	QString when;
-	size_t nth = 0, n;
-	const kshark_entry **e;
+	int sd = 0;
+	const kshark_entry *e = rowEntry(proxyIndex, &sd), *sample;
+	p2d_ks_blocked_set *b;
+	const p2d_ks_blocked *iv;
 
-	if (!idx.isValid())
+	if (!e)
 		return;
-	proxy = qobject_cast<const QAbstractProxyModel *>(idx.model());
-	if (proxy) {
-		idx = proxy->mapToSource(idx);
-		m = proxy->sourceModel();
-	} else {
-		m = idx.model();
-	}
-	cCpu = column(m, QStringLiteral("CPU"));
-	cTime = column(m, QStringLiteral("Time Stamp"));
-	cStream = column(m, QStringLiteral(" >> "));
-	if (cCpu < 0 || cTime < 0)
-		return;
-	row = idx.row();
-	auto cell = [m](int r, int c) { return m->index(r, c).data().toString(); };
-	cpu = cell(row, cCpu).toInt();
-	when = cell(row, cTime);
-	if (cStream >= 0)
-		sd = cell(row, cStream).toInt();
-	s = p2d_ks_stream_of(sd);
-	if (!s)
-		return;
-	/* which of this CPU's rows of this microsecond it is */
-	for (int r = row - 1; r >= 0 && cell(r, cTime) == when; r--)
-		if (cell(r, cCpu).toInt() == cpu && (cStream < 0 || cell(r, cStream).toInt() == sd))
-			nth++;
-	n = p2d_ks_cpu_entries(s, cpu, &e);
-	/* a CPU's entries are in time order: start a little before the row's time */
-	int64_t t = std::llround(when.toDouble() * 1e9) - 2000;
-	size_t first = std::lower_bound(e, e + n, t,
-					[](const kshark_entry *a, int64_t x) { return a->ts < x; }) - e;
-	for (size_t i = first; i < n && e[i]->ts <= t + 4000; i++) {
-		if (timeString(e[i]->ts) != when)
-			continue;
-		if (nth--)
-			continue;
-		const kshark_entry *sample = p2d_ks_sample_of(s, e[i]);
-		p2d_ks_blocked_set *b = p2d_ks_blocked_of_stream(sd);
-		const p2d_ks_blocked *iv = b ? p2d_ks_blocked_of(b, sample ? sample : e[i]) : nullptr;
-
-		if (iv)
-			showBlocked(sd, iv);
-		else if (sample)
-			show(sd, sample);
-		return;
-	}
+	sample = p2d_ks_sample_of(p2d_ks_stream_of(sd), e);
+	b = p2d_ks_blocked_of_stream(sd);
+	iv = b ? p2d_ks_blocked_of(b, sample ? sample : e) : nullptr;
+	if (iv)
+		showBlocked(sd, iv);
+	else if (sample)
+		show(sd, sample);
 }
 
 void StackPanel::show(int sd, const kshark_entry *e)
@@ -485,92 +404,11 @@ void StackPanel::_updateTree()
 	p2d_ks_tree_free(root);
 }
 
-/* a sample's mark: a small triangle above its bin; double click shows it */
-class StackMark : public KsPlot::Triangle {
-public:
-	StackMark(int sd, const kshark_entry *e) : _sd(sd), _e(e) {}
-
-	double distance(int x, int y) const override
-	{
-		double dx = pointX(0) - x, dy = pointY(0) - y;
-
-		return std::sqrt(dx * dx + dy * dy);
-	}
-
-private:
-	void _doubleClick() const override
-	{
-		if (panel)
-			panel->show(_sd, _e);
-	}
-
-	int			_sd;
-	const kshark_entry	*_e;
-};
-
-void draw(kshark_cpp_argv *argv_c, int sd, int val, int action)
-{
-	KsCppArgV *argv = KS_ARGV_TO_CPP(argv_c);
-	p2d_ks_stream *s = p2d_ks_stream_of(sd);
-	KsPlot::Graph *graph = argv->_graph;
-	kshark_trace_histo *histo = argv->_histo;
-	const kshark_entry **e;
-	std::vector<const kshark_entry *> here;
-	size_t n, lo;
-
-	if (!s || !graph || !histo || graph->size() == 0)
-		return;
-	if (panel)
-		panel->viewChanged(sd, histo->min, histo->max);
-	if (!(action & (KSHARK_CPU_DRAW | KSHARK_TASK_DRAW)))
-		return;
-	n = p2d_ks_samples(s, &e);
-	lo = std::lower_bound(e, e + n, histo->min,
-			      [](const kshark_entry *a, int64_t t) { return a->ts < t; }) - e;
-	for (size_t i = lo; i < n && e[i]->ts <= histo->max; i++) {
-		if ((action & KSHARK_CPU_DRAW) ? e[i]->cpu != val : e[i]->pid != val)
-			continue;
-		if (!(e[i]->visible & KS_GRAPH_VIEW_FILTER_MASK))
-			continue;
-		here.push_back(e[i]);
-		/* zoomed in enough: at most one mark for four bins */
-		if ((int)here.size() > graph->size() / 4)
-			return;
-	}
-	int h = std::max(4, graph->height() / 4);
-	for (const kshark_entry *x : here) {
-		int bin = ksmodel_get_bin(histo, x);
-
-		if (bin < 0)
-			continue;
-		KsPlot::Point base = graph->bin(bin)._base;
-		StackMark *m = new StackMark(sd, x);
-		int top = base.y() - graph->height() + 1;
-
-		m->setPoint(0, base.x(), top + h);
-		m->setPoint(1, base.x() - h / 2, top);
-		m->setPoint(2, base.x() + h / 2, top);
-		m->_color = KsPlot::Color(0, 110, 230);
-		m->_size = 1.5;
-		argv->_shapes->push_front(m);
-	}
-}
-
 } /* namespace p2d_ks */
 
 using namespace p2d_ks;
 
 extern "C" {
-
-void p2d_ks_register_draw(struct kshark_data_stream *stream)
-{
-	kshark_register_draw_handler(stream, draw);
-}
-
-void p2d_ks_unregister_draw(struct kshark_data_stream *stream)
-{
-	kshark_unregister_draw_handler(stream, draw);
-}
 
 void p2d_ks_forget(struct p2d_ks_stream *s)
 {
@@ -585,8 +423,7 @@ void *KSHARK_MENU_PLUGIN_INITIALIZER(void *gui_ptr)
 
 	if (!panel && w) {
 		panel = new StackPanel(w);
-		if (qApp)
-			qApp->installEventFilter(new OpenFilter);
+		installOpenFilter();
 	}
 	return panel;
 }

@@ -70,6 +70,11 @@ const struct kshark_entry *p2d_ks_sample_of(struct p2d_ks_stream *s,
 size_t p2d_ks_cpu_entries(struct p2d_ks_stream *s, int cpu, const struct kshark_entry ***out);
 bool p2d_ks_stream_span(struct p2d_ks_stream *s, int64_t *first, int64_t *last);
 
+/* a row of KernelShark's list (its CPU, its time as printed, its place), as its entry */
+void p2d_ks_time_string(int64_t ts, char *buf, size_t size);
+const struct kshark_entry *p2d_ks_row_entry(struct p2d_ks_stream *s, int cpu, const char *when,
+					    size_t nth);
+
 int p2d_ks_stack_read(struct p2d_ks_stream *s, const struct kshark_entry *sample,
 		      struct p2d_ks_stack *st);
 int p2d_ks_stack_user(struct p2d_ks_stream *s, int pid, const uint64_t *ips, size_t nr,

@@ -5,9 +5,10 @@
  * kshark_load_entries()), and print what the panel and the call tree show
  * for every sample, through the plugin's own p2d_ks_dump(); with
  * --blocked, every blocked interval and the off-CPU tree instead
- * (p2d_ks_dump_blocked()).
+ * (p2d_ks_dump_blocked()); with --rows, every entry found back from its row
+ * of KernelShark's list (p2d_ks_rows_check(), exit 1 when one is not).
  *
- * Usage: kshark-stacks [--blocked] PLUGIN.so FILE [info]
+ * Usage: kshark-stacks [--blocked|--rows] PLUGIN.so FILE [info]
  * With "info", it prints instead the Info column of KernelShark's list for
  * each kernel_stack and user_stack entry, "info EVENT CPU TS PID TEXT", a
  * newline of TEXT as the two characters \n.
@@ -83,13 +84,13 @@ int main(int argc, char **argv)
 	ssize_t n;
 	int sd, ret;
 
-	if (argc >= 4 && !strcmp(argv[1], "--blocked")) {
-		what = "p2d_ks_dump_blocked";
+	if (argc >= 4 && (!strcmp(argv[1], "--blocked") || !strcmp(argv[1], "--rows"))) {
+		what = !strcmp(argv[1], "--rows") ? "p2d_ks_rows_check" : "p2d_ks_dump_blocked";
 		argv++;
 		argc--;
 	}
 	if (argc != 3 && (argc != 4 || strcmp(argv[3], "info"))) {
-		fprintf(stderr, "usage: kshark-stacks [--blocked] PLUGIN.so FILE [info]\n");
+		fprintf(stderr, "usage: kshark-stacks [--blocked|--rows] PLUGIN.so FILE [info]\n");
 		return 1;
 	}
 	if (!kshark_instance(&ctx) || (sd = open_with_plugin(ctx, argv[1], argv[2], &ret)) < 0)
@@ -109,6 +110,8 @@ int main(int argc, char **argv)
 	}
 	ret = argc == 4 ? print_info(rows, n) : dump(sd, stdout);
 	fflush(stdout);
+	if (ret > 0 && !strcmp(what, "p2d_ks_rows_check"))
+		ret = -1;	/* entries not found back */
 	if (ret == -2)	/* -ENOENT: the plugin left the stream alone */
 		ret = 2;
 	else if (ret < 0)
