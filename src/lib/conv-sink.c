@@ -503,12 +503,27 @@ static int sink_round(void *ctx)
 }
 
 /* A task's name, fork or exit, applied in time order through the side-band queue */
-static int side_task(struct p2d_conv *cv, const struct p2d_side *rec, uint64_t off)
+static int side_task(struct p2d_conv *cv, const struct p2d_record *rec)
 {
-	int ret = p2d_reorder_add_side(cv->queue, rec);
+	struct p2d_side side = { .ts = rec->has_time ? rec->ts : 0 };
+	int ret;
 
+	if (rec->kind == P2D_RECORD_COMM) {
+		side.kind = P2D_SIDE_COMM;
+		side.pid = (uint32_t)rec->v[0];
+		side.tid = (uint32_t)rec->v[1];
+		side.exec = rec->v[2];
+		strncpy(side.comm, rec->str, sizeof(side.comm) - 1);
+	} else {
+		side.kind = rec->kind == P2D_RECORD_FORK ? P2D_SIDE_FORK : P2D_SIDE_EXIT;
+		side.pid = (uint32_t)rec->v[0];
+		side.ppid = (uint32_t)rec->v[1];
+		side.tid = (uint32_t)rec->v[2];
+		side.parent = (uint32_t)rec->v[3];
+	}
+	ret = p2d_reorder_add_side(cv->queue, &side);
 	if (ret)
-		return p2d_error(&cv->diag, off, ret, "queueing a side-band record: %s",
+		return p2d_error(&cv->diag, rec->off, ret, "queueing a side-band record: %s",
 				 strerror(-ret));
 	return 0;
 }
@@ -517,26 +532,27 @@ static int side_task(struct p2d_conv *cv, const struct p2d_side *rec, uint64_t o
  * A mapping: the kernel's says where its symbols are; a process's is
  * applied to its maps in time order, through the side-band queue
  */
-static int side_map(struct p2d_conv *cv, const struct p2d_mmap *map)
+static int side_map(struct p2d_conv *cv, const struct p2d_record *map)
 {
+	uint32_t pid = (uint32_t)map->v[0];
 	struct p2d_side rec = {
-		.ts = map->ts, .kind = P2D_SIDE_MMAP, .pid = map->pid, .tid = map->pid,
-		.start = map->start, .len = map->len, .pgoff = map->pgoff,
+		.ts = map->has_time ? map->ts : 0, .kind = P2D_SIDE_MMAP, .pid = pid, .tid = pid,
+		.start = map->v[2], .len = map->v[3], .pgoff = map->v[4],
 	};
 	int ret;
 
-	if (map->kernel || map->pid == UINT32_MAX) {
+	if (map->kernel || pid == UINT32_MAX) {
 		if (map->kernel)
-			p2d_ksyms_kernel_map(cv->ksyms, map->file, map->pgoff);
+			p2d_ksyms_kernel_map(cv->ksyms, map->str, map->v[4]);
 		/* perf >= 6.16 records build ids in MMAP2 (--buildid-mmap), not in BUILD_ID */
-		if (map->kernel && map->build_id_size && !strncmp(map->file, "[kernel.kallsyms]", 17))
+		if (map->kernel && map->build_id_size && !strncmp(map->str, "[kernel.kallsyms]", 17))
 			p2d_ksyms_kernel_id(cv->ksyms, map->build_id, map->build_id_size);
 		return 0;
 	}
 	/* the maps of every process ever run, else: memory that grew with the input */
 	if (map->unused)
 		return 0;	/* their files are only named through them */
-	ret = p2d_dsos_get(cv->dsos, map->file, map->build_id, map->build_id_size, &rec.object);
+	ret = p2d_dsos_get(cv->dsos, map->str, map->build_id, map->build_id_size, &rec.object);
 	if (!ret)
 		ret = p2d_reorder_add_side(cv->queue, &rec);
 	if (ret == -ENOSPC) {
@@ -610,17 +626,18 @@ static int side_event(struct p2d_conv *cv, const struct p2d_record *rec)
  * A side-band record: what it says of a task or a mapping, and with
  * &p2d_options all_records (perf2dat --all) its perf:* event
  */
-static int sink_sideband(void *ctx, const struct p2d_sideband *sb)
+static int sink_sideband(void *ctx, const struct p2d_record *rec)
 {
 	struct p2d_conv *cv = ctx;
 	int ret = 0;
 
-	if (sb->task)
-		ret = side_task(cv, sb->task, sb->rec->off);
-	if (!ret && sb->map)
-		ret = side_map(cv, sb->map);
+	if (rec->kind == P2D_RECORD_COMM || rec->kind == P2D_RECORD_FORK ||
+	    rec->kind == P2D_RECORD_EXIT)
+		ret = side_task(cv, rec);
+	else if (rec->kind == P2D_RECORD_MMAP && rec->map)
+		ret = side_map(cv, rec);
 	if (!ret && cv->opts->all_records)
-		ret = side_event(cv, sb->rec);
+		ret = side_event(cv, rec);
 	return ret;
 }
 

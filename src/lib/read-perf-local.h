@@ -164,8 +164,8 @@ int p2d_rd_dispatch(struct p2d_reader *r, struct p2d_cursor *c, uint32_t type,
 		    uint16_t misc) __hidden;
 int p2d_rd_trailer(const struct p2d_reader *r, const struct p2d_cursor *rec,
 		   struct p2d_rd_sample *s) __hidden;
-int p2d_rd_sideband(struct p2d_reader *r, const struct p2d_cursor *c, struct p2d_record *rec,
-		    struct p2d_side *task, struct p2d_mmap *map) __hidden;
+int p2d_rd_sideband(struct p2d_reader *r, const struct p2d_cursor *c,
+		    struct p2d_record *rec) __hidden;
 
 /* read-perf-lost.c: losses */
 int p2d_rd_rec_lost(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc) __hidden;

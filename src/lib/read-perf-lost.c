@@ -71,7 +71,7 @@ int p2d_rd_rec_lost(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 	if (s.has_cpu && (l = lost_of(r, s.ev.cpu)))
 		l->records += count;
 	ret = place_lost(r, c, &s, count);
-	return ret ? ret : p2d_rd_sideband(r, c, &ev, NULL, NULL);
+	return ret ? ret : p2d_rd_sideband(r, c, &ev);
 }
 
 /*

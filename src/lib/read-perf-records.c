@@ -319,26 +319,21 @@ int p2d_rd_fast_samples(struct p2d_reader *r, const uint8_t *p, size_t len, uint
 }
 
 /**
- * p2d_rd_sideband - a side-band record to the sink, once
+ * p2d_rd_sideband - a side-band record to the sink
  * @r: the reader
  * @c: the record
- * @rec: what it says, as an event
- * @task: what it says of a task's name, or NULL
- * @map: what it says of a mapping, or NULL
+ * @rec: what it says, decoded
  *
  * Its CPU, time and task come from its sample_id trailer; what it says of
  * a task's name or of a mapping takes effect at that time.
  *
  * Returns the sink's 0 or negative errno.
  */
-int p2d_rd_sideband(struct p2d_reader *r, const struct p2d_cursor *c, struct p2d_record *rec,
-		    struct p2d_side *task, struct p2d_mmap *map)
+int p2d_rd_sideband(struct p2d_reader *r, const struct p2d_cursor *c, struct p2d_record *rec)
 {
-	const struct p2d_sideband sb = { rec, task, map };
 	struct p2d_rd_sample s;
-	bool timed;
 
-	timed = !p2d_rd_trailer(r, c, &s) && s.has_time;
+	p2d_rd_trailer(r, c, &s);
 	rec->has_cpu = s.has_cpu;
 	rec->cpu = s.ev.cpu;
 	rec->has_time = s.has_time;
@@ -347,102 +342,83 @@ int p2d_rd_sideband(struct p2d_reader *r, const struct p2d_cursor *c, struct p2d
 	rec->pid = s.ev.pid;
 	rec->tid = s.ev.tid;
 	rec->off = c->base;
-	if (task && timed)
-		task->ts = s.ev.ts;
-	if (map && timed)
-		map->ts = s.ev.ts;
-	if (map && !map->kernel)
-		map->unused = !p2d_rd_need_maps(r);
-	return r->sink->ops->sideband(r->sink->ctx, &sb);
+	if (rec->map && !rec->kernel)
+		rec->unused = !p2d_rd_need_maps(r);
+	return r->sink->ops->sideband(r->sink->ctx, rec);
 }
 
 /* { header; u32 pid, tid; char comm[]; sample_id }: the name is NUL-padded */
 static int rec_comm(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 {
 	const struct p2d_attr *a = trailer_attr(r, c);
-	struct p2d_side rec = { .kind = P2D_SIDE_COMM };
-	size_t i, end = c->len;
-	uint32_t pid;
-
 	struct p2d_record ev = { .kind = P2D_RECORD_COMM };
+	char comm[16] = "";
+	size_t i, end = c->len;
+	uint32_t pid, tid;
 
 	p2d_cur_skip(c, 8);
-	if (p2d_cur_u32(c, &pid) || p2d_cur_u32(c, &rec.tid))
+	if (p2d_cur_u32(c, &pid) || p2d_cur_u32(c, &tid))
 		return 0;
-	rec.pid = pid;
-	rec.exec = !!(misc & PERF_RECORD_MISC_COMM_EXEC);
-
 	if (a && a->sample_id_all && a->trailer <= p2d_cur_left(c))
 		end = c->len - a->trailer;
-	for (i = 0; i < sizeof(rec.comm) - 1 && c->pos + i < end && c->buf[c->pos + i]; i++)
-		rec.comm[i] = (char)c->buf[c->pos + i];
+	for (i = 0; i < sizeof(comm) - 1 && c->pos + i < end && c->buf[c->pos + i]; i++)
+		comm[i] = (char)c->buf[c->pos + i];
 	ev.v[0] = pid;
-	ev.v[1] = rec.tid;
+	ev.v[1] = tid;
 	ev.v[2] = !!(misc & PERF_RECORD_MISC_COMM_EXEC);
-	ev.str = rec.comm;
-	return p2d_rd_sideband(r, c, &ev, &rec, NULL);
+	ev.str = comm;
+	return p2d_rd_sideband(r, c, &ev);
 }
 
 /* { header; u32 pid, ppid, tid, ptid; u64 time; sample_id } for FORK and EXIT */
 static int task_record(struct p2d_reader *r, struct p2d_cursor *c, uint32_t kind)
 {
-	struct p2d_side rec = { .kind = kind };
-	struct p2d_record ev = {
-		.kind = kind == P2D_SIDE_FORK ? P2D_RECORD_FORK : P2D_RECORD_EXIT
-	};
-	uint32_t pid, ppid, ptid;
+	struct p2d_record ev = { .kind = kind };
+	uint32_t pid, ppid, tid, ptid;
 	uint64_t time = 0;
 
 	p2d_cur_skip(c, 8);
-	if (p2d_cur_u32(c, &pid) || p2d_cur_u32(c, &ppid) || p2d_cur_u32(c, &rec.tid) ||
+	if (p2d_cur_u32(c, &pid) || p2d_cur_u32(c, &ppid) || p2d_cur_u32(c, &tid) ||
 	    p2d_cur_u32(c, &ptid))
 		return 0;
 	p2d_cur_u64(c, &time);
-	rec.parent = ptid;
-	rec.pid = pid;
-	rec.ppid = ppid;
 	ev.v[0] = pid;
 	ev.v[1] = ppid;
-	ev.v[2] = rec.tid;
+	ev.v[2] = tid;
 	ev.v[3] = ptid;
 	ev.v[4] = time;
-	return p2d_rd_sideband(r, c, &ev, &rec, NULL);
+	return p2d_rd_sideband(r, c, &ev);
 }
 
 static int rec_fork(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 {
-	return task_record(r, c, P2D_SIDE_FORK);
+	return task_record(r, c, P2D_RECORD_FORK);
 }
 
 static int rec_exit(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 {
-	return task_record(r, c, P2D_SIDE_EXIT);
+	return task_record(r, c, P2D_RECORD_EXIT);
 }
 
 /*
  * A mapping: the file name starts at @name_off and is NUL-padded; the
- * sample_id trailer follows it. An executable one, or the kernel's, goes to
- * the sink's maps with its time.
+ * sample_id trailer follows it. An executable one, or the kernel's (@map),
+ * is kept by the conversion with its time.
  */
 static int mapping(struct p2d_reader *r, struct p2d_cursor *c, size_t name_off,
-		   struct p2d_record *ev, struct p2d_mmap *map, bool exec)
+		   struct p2d_record *ev, bool map)
 {
 	const struct p2d_attr *a = trailer_attr(r, c);
 	size_t end = c->len;
 
-	map->pid = (uint32_t)ev->v[0];
-	map->start = ev->v[2];
-	map->len = ev->v[3];
-	map->pgoff = ev->v[4];
-	map->off = c->base;
 	if (a && a->sample_id_all && a->trailer + name_off <= c->len)
 		end = c->len - a->trailer;
 	/* the name must end inside the record: no string is read past it */
 	if (name_off >= end || !memchr(c->buf + name_off, '\0', end - name_off))
 		return 0;
-	map->file = (const char *)c->buf + name_off;
-	ev->str = map->file;
-	return p2d_rd_sideband(r, c, ev, NULL, exec ? map : NULL);
+	ev->str = (const char *)c->buf + name_off;
+	ev->map = map;
+	return p2d_rd_sideband(r, c, ev);
 }
 
 /* The start of both: { header; u32 pid, tid; u64 addr, len, pgoff; } */
@@ -467,14 +443,13 @@ static bool kernel_mode(uint16_t misc)
 /* { header; u32 pid, tid; u64 addr, len, pgoff; char filename[]; sample_id } */
 static int rec_mmap(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 {
-	struct p2d_record ev = { .kind = P2D_RECORD_MMAP };
-	struct p2d_mmap map = { .kernel = kernel_mode(misc) };
+	struct p2d_record ev = { .kind = P2D_RECORD_MMAP, .kernel = kernel_mode(misc) };
 
 	if (mmap_head(c, &ev))
 		return 0;
 	/* no protection in the record: executable unless it says data */
 	ev.v[5] = misc & PERF_RECORD_MISC_MMAP_DATA ? 1 : 5;
-	return mapping(r, c, 40, &ev, &map, !(misc & PERF_RECORD_MISC_MMAP_DATA));
+	return mapping(r, c, 40, &ev, !(misc & PERF_RECORD_MISC_MMAP_DATA));
 }
 
 /*
@@ -485,8 +460,7 @@ static int rec_mmap(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
  */
 static int rec_mmap2(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 {
-	struct p2d_record ev = { .kind = P2D_RECORD_MMAP };
-	struct p2d_mmap map = { .kernel = kernel_mode(misc) };
+	struct p2d_record ev = { .kind = P2D_RECORD_MMAP, .kernel = kernel_mode(misc) };
 	const uint8_t *id;
 	uint32_t prot, flags;
 
@@ -494,13 +468,13 @@ static int rec_mmap2(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 	    p2d_cur_u32(c, &flags))
 		return 0;
 	if ((misc & PERF_RECORD_MISC_MMAP_BUILD_ID) && id[0] && id[0] <= P2D_BUILD_ID_MAX) {
-		map.build_id_size = id[0];
-		memcpy(map.build_id, id + 4, id[0]);
+		ev.build_id_size = id[0];
+		memcpy(ev.build_id, id + 4, id[0]);
 	}
 	ev.v[5] = prot;
 	ev.v[6] = flags;
 	/* perf >= 6.16 writes the kernel's and modules' maps as MMAP2 with prot 0 */
-	return mapping(r, c, 72, &ev, &map, (prot & 4 /* PROT_EXEC */) || map.kernel);
+	return mapping(r, c, 72, &ev, (prot & 4 /* PROT_EXEC */) || ev.kernel);
 }
 
 /* { header; [u32 next_prev_pid, next_prev_tid;] sample_id }, CPU_WIDE with the pids */
@@ -510,7 +484,7 @@ static int rec_switch(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 
 	ev.v[0] = !!(misc & PERF_RECORD_MISC_SWITCH_OUT);
 	ev.v[1] = !!(misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT);
-	return p2d_rd_sideband(r, c, &ev, NULL, NULL);
+	return p2d_rd_sideband(r, c, &ev);
 }
 
 static int rec_switch_wide(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
@@ -525,7 +499,7 @@ static int rec_switch_wide(struct p2d_reader *r, struct p2d_cursor *c, uint16_t 
 	ev.v[1] = !!(misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT);
 	ev.v[2] = pid;
 	ev.v[3] = tid;
-	return p2d_rd_sideband(r, c, &ev, NULL, NULL);
+	return p2d_rd_sideband(r, c, &ev);
 }
 
 /* { header; u64 time, id, stream_id; sample_id } */
@@ -536,7 +510,7 @@ static int throttle(struct p2d_reader *r, struct p2d_cursor *c, uint32_t kind)
 	p2d_cur_skip(c, 8);
 	if (p2d_cur_u64(c, &ev.v[0]) || p2d_cur_u64(c, &ev.v[1]) || p2d_cur_u64(c, &ev.v[2]))
 		return 0;
-	return p2d_rd_sideband(r, c, &ev, NULL, NULL);
+	return p2d_rd_sideband(r, c, &ev);
 }
 
 static int rec_throttle(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)

@@ -149,39 +149,6 @@ struct p2d_source {
 #define P2D_BUILD_ID_MAX	20	/* bytes of a build id (SHA-1), at most */
 
 /**
- * struct p2d_mmap - an executable mapping of a process, or of the kernel
- * @pid: the process (thread group); UINT32_MAX for the kernel's
- * @kernel: a mapping of the kernel: "[kernel.kallsyms]_text" (@pgoff is
- *	that symbol's address) or a module
- * @start: its first address
- * @len: its size
- * @pgoff: the file offset mapped at @start
- * @ts: when it was mapped, 0 when the record has no time (perf's
- *	synthesized ones, at the start)
- * @build_id: the file's build id, when the record carries one
- *	(PERF_RECORD_MISC_MMAP_BUILD_ID)
- * @build_id_size: its bytes, 0 when none
- * @file: the mapped file (or [vdso], ...), NUL-terminated
- * @off: input offset of the record, for messages
- * @unused: no event of the recording can look a process's mapping up (all
- *	are tracepoints without call chains or user stacks): only its file
- *	matters
- */
-struct p2d_mmap {
-	uint32_t	pid;
-	bool		kernel;
-	uint64_t	start;
-	uint64_t	len;
-	uint64_t	pgoff;
-	uint64_t	ts;
-	uint8_t		build_id[P2D_BUILD_ID_MAX];
-	uint8_t		build_id_size;
-	const char	*file;
-	uint64_t	off;
-	bool		unused;
-};
-
-/**
  * struct p2d_build_id - the build id of a file the recording used
  *	(HEADER_BUILD_ID: perf record lists those its samples hit)
  * @kernel: the running kernel ("[kernel.kallsyms]") or one of its modules
@@ -229,18 +196,32 @@ enum p2d_record_kind {
 #define P2D_RECORD_VALS	7
 
 /**
- * struct p2d_record - a side-band record, for a sink that makes events of them
+ * struct p2d_record - a side-band record, as the reader decodes it: one
+ *	form for every use (task names, mappings, perf:* events)
  * @kind: &enum p2d_record_kind
  * @cpu: CPU (from its sample_id), when @has_cpu
- * @ts: time (from its sample_id), when @has_time
+ * @ts: time (from its sample_id), when @has_time; what it says of a task
+ *	or a mapping takes effect then (perf's synthesized records, without
+ *	one, at once)
  * @has_cpu: the record says its CPU
  * @has_time: the record says its time
+ * @has_pid: the record says its task
  * @pid: the task it happened in (from its sample_id), when @has_pid
  * @tid: likewise
- * @has_pid: the record says its task
  * @v: its numbers, in the order &enum p2d_record_kind lists them
- * @str: its name or file, NUL-terminated, or NULL
+ * @str: its name (COMM: at most 15 characters) or file, NUL-terminated, or
+ *	NULL
  * @off: input offset of the record, for messages
+ * @map: MMAP: a mapping of code (executable, or the kernel's), which the
+ *	conversion keeps
+ * @kernel: MMAP: a mapping of the kernel ("[kernel.kallsyms]_text", v[4]
+ *	that symbol's address) or of a module
+ * @unused: MMAP: no event of the recording can look a process's mapping up
+ *	(all are tracepoints without call chains or user stacks): only its
+ *	file matters
+ * @build_id: MMAP2: the file's build id, when the record carries one
+ *	(PERF_RECORD_MISC_MMAP_BUILD_ID)
+ * @build_id_size: its bytes, 0 when none
  */
 struct p2d_record {
 	uint32_t	kind;
@@ -254,6 +235,11 @@ struct p2d_record {
 	uint64_t	v[P2D_RECORD_VALS];
 	const char	*str;
 	uint64_t	off;
+	bool		map;
+	bool		kernel;
+	bool		unused;
+	uint8_t		build_id_size;
+	uint8_t		build_id[P2D_BUILD_ID_MAX];
 };
 
 /** enum p2d_side_kind - what a side-band record says */
@@ -265,7 +251,8 @@ enum p2d_side_kind {
 };
 
 /**
- * struct p2d_side - a side-band record, ordered with the events
+ * struct p2d_side - what a side-band record says of a task or a mapping, as
+ *	the conversion queues it, ordered with the events (reorder.h)
  * @ts: timestamp, 0 when the record has none
  * @kind: &enum p2d_side_kind
  * @tid: the task
@@ -292,22 +279,6 @@ struct p2d_side {
 	uint64_t	len;
 	uint64_t	pgoff;
 	uint32_t	object;
-};
-
-/**
- * struct p2d_sideband - a side-band record, as the reader decoded it
- * @rec: the record as an event: its kind, values and string, and the CPU,
- *	time and task of its sample_id (a sink makes a perf:* event of it
- *	with all_records)
- * @task: for COMM, FORK and EXIT, what it says of the task names, with the
- *	time it takes effect (0 when it has none); NULL for other records
- * @map: for an executable or a kernel MMAP or MMAP2, the mapping, with its
- *	time; NULL for other records
- */
-struct p2d_sideband {
-	const struct p2d_record	*rec;
-	const struct p2d_side	*task;
-	const struct p2d_mmap	*map;
 };
 
 /**
@@ -346,7 +317,7 @@ struct p2d_read_stats {
  *	reported only at the end, time unknown)
  * @round: the end of one of perf's rounds: older events may be released
  * @sideband: a side-band record (COMM, FORK, EXIT, MMAP, SWITCH, LOST,
- *	THROTTLE, UNTHROTTLE), once, with what it says of tasks and maps
+ *	THROTTLE, UNTHROTTLE), once, in the one form the reader decodes it to
  * @build_id: a file's build id (HEADER_BUILD_ID)
  * @progress: @done of @total input bytes (total 0 when unknown) are read
  * @ksymbol: kernel code named by a KSYMBOL record (may be NULL)
@@ -366,7 +337,7 @@ struct p2d_sink_ops {
 	int	(*tracepoints)(void *ctx, const struct p2d_tp_event *ev, size_t n, bool swap);
 	int	(*lost)(void *ctx, uint32_t cpu, uint64_t ts, uint64_t count);
 	int	(*round)(void *ctx);
-	int	(*sideband)(void *ctx, const struct p2d_sideband *sb);
+	int	(*sideband)(void *ctx, const struct p2d_record *rec);
 	int	(*build_id)(void *ctx, const struct p2d_build_id *bid, uint64_t off);
 	void	(*progress)(void *ctx, uint64_t done, uint64_t total);
 	int	(*ksymbol)(void *ctx, const struct p2d_ksymbol *k, uint64_t off);

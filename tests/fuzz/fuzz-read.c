@@ -61,18 +61,17 @@ static int on_event(void *ctx, const struct p2d_event *ev)
 	return 0;
 }
 
-static int on_sideband(void *ctx, const struct p2d_sideband *sb)
+static int on_sideband(void *ctx, const struct p2d_record *rec)
 {
-	const struct p2d_record *rec = sb->rec;
-	/* names are terminated */
+	/* names are terminated, a task's name at most 15 characters */
 	volatile size_t n = rec->str ? strlen(rec->str) : 0;
 
 	if (rec->kind >= P2D_NR_RECORD_KINDS)
 		abort();
-	if (sb->map)
-		n += strlen(sb->map->file);
-	if (sb->task && (!memchr(sb->task->comm, 0, sizeof(sb->task->comm)) ||
-			 sb->task->kind > P2D_SIDE_EXIT))
+	if ((rec->kind == P2D_RECORD_COMM && (!rec->str || n > 15)) ||
+	    (rec->kind == P2D_RECORD_MMAP && !rec->str) ||
+	    rec->build_id_size > P2D_BUILD_ID_MAX || ((rec->map || rec->kernel) &&
+						       rec->kind != P2D_RECORD_MMAP))
 		abort();
 	(void)n;
 	return 0;
