@@ -690,7 +690,8 @@ def check_lost(a, drops, errors):
                               f' dropped events, the markers {drops[cpu]}')
 
 
-def main():
+def arg_parser():
+    """The command line: the two listings and what else is compared."""
     ap = argparse.ArgumentParser()
     ap.add_argument('perf')
     ap.add_argument('report')
@@ -724,8 +725,12 @@ def main():
     ap.add_argument('--names-report',
                     help='trace-cmd report -N of the trace.dat: the task names it holds')
     ap.add_argument('--name', default='')
-    a = ap.parse_args()
+    return ap
 
+
+def perf_events(a):
+    """What perf shows, with the stacks: (events, those of other events than
+    tracepoints, the events whose unwound chain perf cut, by key)."""
     tracepoints = set()
     want = parse_perf(a.perf, set(a.ignore_event), tracepoints)
     samples = parse_samples(a.samples, tracepoints, a.sample_addr) if a.samples else []
@@ -736,6 +741,12 @@ def main():
         attach_chains(want, parse_chains(a.chains), a.long_size,
                       parse_unwound(a.unwound, a.unwound_ips, a.unwound_code_only)
                       if a.unwound else None, cuts)
+    return want, samples, cuts
+
+
+def main():
+    a = arg_parser().parse_args()
+    want, samples, cuts = perf_events(a)
     got, drops, errors = parse_report(a.report)
     if a.stack_report:
         plugged, _, perrors = parse_report(a.stack_report)

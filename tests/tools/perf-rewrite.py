@@ -174,7 +174,7 @@ class Rewriter:
     # ---- records
     def swap_sample(self, buf, off, end):
         a = self.sample_attr(buf, off, end)
-        st, rf, sw = a.sample_type, a.read_format, self.sw
+        st, sw = a.sample_type, self.sw
         p = off + 8
         if st & S_IDENTIFIER:
             p = sw.sw(buf, p, 8)
@@ -190,16 +190,7 @@ class Rewriter:
         if st & S_PERIOD:
             p = sw.sw(buf, p, 8)
         if st & S_READ:
-            times = bool(rf & R_TOTAL_TIME_ENABLED) + bool(rf & R_TOTAL_TIME_RUNNING)
-            per = 1 + bool(rf & R_ID) + bool(rf & R_LOST)
-            if rf & R_GROUP:
-                need(buf, p, 8, "sample read")
-                nr = u64(buf, p)
-                if nr > 0xffff:
-                    raise RewriteError("sample at %#x: read group of %d" % (off, nr))
-                p = sw.sw(buf, p, 8, 1 + times + nr * per)
-            else:
-                p = sw.sw(buf, p, 8, times + per)
+            p = self.swap_read_values(buf, p, off, a.read_format)
         if st & S_CALLCHAIN:
             need(buf, p, 8, "callchain")
             nr = u64(buf, p)
@@ -207,41 +198,13 @@ class Rewriter:
                 raise RewriteError("sample at %#x: callchain of %d past the end" % (off, nr))
             p = sw.sw(buf, p, 8, 1 + nr)
         if st & S_RAW:
-            need(buf, p, 4, "raw")
-            size = u32(buf, p)
-            p = sw.sw(buf, p, 4)
-            need(buf, p, size, "raw data")
-            if self.be and size:
-                if self.tracing is None:
-                    raise RewriteError("sample with RAW data before the tracing data")
-                if a.type == 2:                 # PERF_TYPE_TRACEPOINT
-                    self.tracing.swap_payload(buf, p, size)
-            p += size
+            p = self.swap_raw(buf, p, a)
         if st & S_BRANCH_STACK:
-            need(buf, p, 8, "branch stack")
-            nr = u64(buf, p)
-            p = sw.sw(buf, p, 8)
-            if a.branch_sample_type & BRANCH_HW_INDEX:
-                p = sw.sw(buf, p, 8)
-            need(buf, p, nr * 24, "branch stack")
-            for _ in range(nr):
-                p = sw.sw(buf, p, 8, 2)
-                p = sw.bits(buf, p, BRANCH_FLAG_WIDTHS)
+            p = self.swap_branch_stack(buf, p, a)
         if st & S_REGS_USER:
-            need(buf, p, 8, "regs_user")
-            abi = u64(buf, p)
-            p = sw.sw(buf, p, 8)
-            if abi:
-                p = sw.sw(buf, p, 8, bin(a.regs_user).count("1"))
+            p = self.swap_regs(buf, p, a.regs_user, "regs_user")
         if st & S_STACK_USER:
-            need(buf, p, 8, "stack_user")
-            size = u64(buf, p)
-            p = sw.sw(buf, p, 8)
-            if size % 8:
-                raise RewriteError("sample at %#x: user stack of %d bytes" % (off, size))
-            p = sw.sw(buf, p, 8, size // 8)    # stack slots as u64 words
-            if size:
-                p = sw.sw(buf, p, 8)           # dyn_size
+            p = self.swap_stack_user(buf, p, off)
         if st & (S_WEIGHT | S_WEIGHT_STRUCT):
             p = sw.sw(buf, p, 8)
         if st & S_DATA_SRC:
@@ -249,11 +212,7 @@ class Rewriter:
         if st & S_TRANSACTION:
             p = sw.sw(buf, p, 8)
         if st & S_REGS_INTR:
-            need(buf, p, 8, "regs_intr")
-            abi = u64(buf, p)
-            p = sw.sw(buf, p, 8)
-            if abi:
-                p = sw.sw(buf, p, 8, bin(a.regs_intr).count("1"))
+            p = self.swap_regs(buf, p, a.regs_intr, "regs_intr")
         for b in (S_PHYS_ADDR, S_CGROUP, S_DATA_PAGE_SIZE, S_CODE_PAGE_SIZE):
             if st & b:
                 p = sw.sw(buf, p, 8)
@@ -265,6 +224,68 @@ class Rewriter:
         if p != end:
             raise RewriteError("sample at %#x: %d bytes, its sample_type accounts for %d"
                                % (off, end - off, p - off))
+
+    def swap_read_values(self, buf, p, off, rf):
+        """Swap a sample's PERF_SAMPLE_READ values at P; return their end."""
+        sw = self.sw
+        times = bool(rf & R_TOTAL_TIME_ENABLED) + bool(rf & R_TOTAL_TIME_RUNNING)
+        per = 1 + bool(rf & R_ID) + bool(rf & R_LOST)
+        if rf & R_GROUP:
+            need(buf, p, 8, "sample read")
+            nr = u64(buf, p)
+            if nr > 0xffff:
+                raise RewriteError("sample at %#x: read group of %d" % (off, nr))
+            return sw.sw(buf, p, 8, 1 + times + nr * per)
+        return sw.sw(buf, p, 8, times + per)
+
+    def swap_raw(self, buf, p, a):
+        """Swap a sample's RAW data at P (a tracepoint's field by field); return its end."""
+        need(buf, p, 4, "raw")
+        size = u32(buf, p)
+        p = self.sw.sw(buf, p, 4)
+        need(buf, p, size, "raw data")
+        if self.be and size:
+            if self.tracing is None:
+                raise RewriteError("sample with RAW data before the tracing data")
+            if a.type == 2:                 # PERF_TYPE_TRACEPOINT
+                self.tracing.swap_payload(buf, p, size)
+        return p + size
+
+    def swap_branch_stack(self, buf, p, a):
+        """Swap a sample's branch stack at P; return its end."""
+        sw = self.sw
+        need(buf, p, 8, "branch stack")
+        nr = u64(buf, p)
+        p = sw.sw(buf, p, 8)
+        if a.branch_sample_type & BRANCH_HW_INDEX:
+            p = sw.sw(buf, p, 8)
+        need(buf, p, nr * 24, "branch stack")
+        for _ in range(nr):
+            p = sw.sw(buf, p, 8, 2)
+            p = sw.bits(buf, p, BRANCH_FLAG_WIDTHS)
+        return p
+
+    def swap_regs(self, buf, p, mask, what):
+        """Swap a sample's registers at P (abi, a u64 per bit of MASK); return their end."""
+        need(buf, p, 8, what)
+        abi = u64(buf, p)
+        p = self.sw.sw(buf, p, 8)
+        if abi:
+            p = self.sw.sw(buf, p, 8, bin(mask).count("1"))
+        return p
+
+    def swap_stack_user(self, buf, p, off):
+        """Swap a sample's user stack copy at P; return its end."""
+        sw = self.sw
+        need(buf, p, 8, "stack_user")
+        size = u64(buf, p)
+        p = sw.sw(buf, p, 8)
+        if size % 8:
+            raise RewriteError("sample at %#x: user stack of %d bytes" % (off, size))
+        p = sw.sw(buf, p, 8, size // 8)    # stack slots as u64 words
+        if size:
+            p = sw.sw(buf, p, 8)           # dyn_size
+        return p
 
     def swap_record(self, buf, off, end, rtype):
         """Swap the record at OFF (header already read); False to drop it."""
@@ -312,7 +333,15 @@ class Rewriter:
             if (start - body - 8) % 8:
                 raise RewriteError("READ record at %#x: odd size" % off)
             sw.sw(buf, body + 8, 8, (start - body - 8) // 8)
-        elif rtype in (REC_FINISHED_ROUND, REC_FINISHED_INIT):
+        else:
+            return self.swap_perf_record(buf, off, end, rtype)
+        return True
+
+    def swap_perf_record(self, buf, off, end, rtype):
+        """Swap a record perf writes itself (not the kernel); False to drop it."""
+        sw = self.sw
+        body = off + 8
+        if rtype in (REC_FINISHED_ROUND, REC_FINISHED_INIT):
             pass
         elif rtype == REC_ID_INDEX:
             if (end - body) % 8:
@@ -438,9 +467,30 @@ class Rewriter:
             warn("event_types section (old perf) copied as it is")
         need(src, d_off, d_size, "data section")
         out = bytearray(src[:d_off])
-        sw = self.sw
+        self.file_attrs(out, a_off, a_size, attr_size, d_off)
+        new_sections = self.file_features(bitmap, d_off + d_size)
 
-        # attrs and their ids
+        # records
+        if self.be:
+            data = self.records(src, d_off, d_off + d_size, pipe=False)
+        else:
+            data = src[d_off:d_off + d_size]
+        out.extend(data)
+        kept = self.append_features(out, new_sections, d_off + len(data))
+
+        # header
+        new_bitmap = sum(1 << f for f in kept)
+        struct.pack_into("<Q", out, 48, len(data))
+        struct.pack_into("<4Q", out, 72, *[(new_bitmap >> (64 * i)) & (2**64 - 1)
+                                          for i in range(4)])
+        if self.be:
+            out[0:8] = PERF_MAGIC[::-1]
+            self.sw.sw(out, 8, 8, 12)
+        return bytes(out)
+
+    def file_attrs(self, out, a_off, a_size, attr_size, d_off):
+        """Take the attrs and their ids of the attr section; swap them in OUT."""
+        src, sw = self.src, self.sw
         for off in range(a_off, a_off + a_size, attr_size):
             need(src, off, attr_size, "attr section")
             ids_off, ids_size = struct.unpack_from("<QQ", src, off + attr_size - 16)
@@ -453,8 +503,9 @@ class Rewriter:
             sw.sw(out, off + attr_size - 16, 8, 2)
             sw.sw(out, ids_off, 8, len(ids))
 
-        # feature sections (the tracing data is needed for the records)
-        feat_off = d_off + d_size
+    def file_features(self, bitmap, feat_off):
+        """The kept feature sections, rewritten, the tracing data first (records need it)."""
+        src = self.src
         nr = bin(bitmap).count("1")
         need(src, feat_off, 16 * nr, "feature table")
         sections = {}
@@ -471,36 +522,21 @@ class Rewriter:
                 new = self.rewrite_feature(feat, data)
                 if new is not None:
                     new_sections[feat] = new
+        return new_sections
 
-        # records
-        if self.be:
-            data = self.records(src, d_off, d_off + d_size, pipe=False)
-        else:
-            data = src[d_off:d_off + d_size]
-        out.extend(data)
-
-        # feature table and sections, right after the data
-        new_feat_off = d_off + len(data)
-        kept = sorted(new_sections)
+    def append_features(self, out, sections, feat_off):
+        """Append the feature table at FEAT_OFF and SECTIONS to OUT; return those kept."""
+        kept = sorted(sections)
         table = bytearray()
-        pos = new_feat_off + 16 * len(kept)
+        pos = feat_off + 16 * len(kept)
         for feat in kept:
-            table += struct.pack("<QQ", pos, len(new_sections[feat]))
-            pos += len(new_sections[feat])
-        sw.sw(table, 0, 8, 2 * len(kept))
+            table += struct.pack("<QQ", pos, len(sections[feat]))
+            pos += len(sections[feat])
+        self.sw.sw(table, 0, 8, 2 * len(kept))
         out.extend(table)
         for feat in kept:
-            out.extend(new_sections[feat])
-
-        # header
-        new_bitmap = sum(1 << f for f in kept)
-        struct.pack_into("<Q", out, 48, len(data))
-        struct.pack_into("<4Q", out, 72, *[(new_bitmap >> (64 * i)) & (2**64 - 1)
-                                          for i in range(4)])
-        if self.be:
-            out[0:8] = PERF_MAGIC[::-1]
-            sw.sw(out, 8, 8, 12)
-        return bytes(out)
+            out.extend(sections[feat])
+        return kept
 
     # ---- records of a data section or a pipe
     def records(self, src, off, end, pipe):
@@ -568,23 +604,9 @@ class Rewriter:
         return self.file_mode()
 
 
-def pipe_to_file(src):
-    """Re-frame a pipe-mode perf.data (either byte order) as a file-mode one.
-
-    Nothing is swapped: HEADER_ATTR records become the attr section (and the
-    id arrays), HEADER_TRACING_DATA and HEADER_FEATURE records become feature
-    sections, every other record goes to the data section unchanged. This
-    lets perf read a pipe-mode twin in file mode (perf 6.1 cannot read a
-    pipe of the other byte order).
-    """
-    if src[:8] == PERF_MAGIC:
-        e = "<"
-    elif src[:8] == PERF_MAGIC[::-1]:
-        e = ">"
-    else:
-        raise RewriteError("not a perf.data file (magic %r)" % src[:8])
-    if struct.unpack_from(e + "Q", src, 8)[0] != 16:
-        raise RewriteError("--to-file: not a pipe-mode file")
+def pipe_sections(src, e):
+    """The records of a pipe-mode perf.data of byte order E, sorted out:
+    ([(attr, ids)], {feature: section}, the other records)."""
     attrs, features, data = [], {}, bytearray()
     off = 16
     while off < len(src):
@@ -609,6 +631,27 @@ def pipe_to_file(src):
         else:
             data += src[off:nxt]
         off = nxt
+    return attrs, features, data
+
+
+def pipe_to_file(src):
+    """Re-frame a pipe-mode perf.data (either byte order) as a file-mode one.
+
+    Nothing is swapped: HEADER_ATTR records become the attr section (and the
+    id arrays), HEADER_TRACING_DATA and HEADER_FEATURE records become feature
+    sections, every other record goes to the data section unchanged. This
+    lets perf read a pipe-mode twin in file mode (perf 6.1 cannot read a
+    pipe of the other byte order).
+    """
+    if src[:8] == PERF_MAGIC:
+        e = "<"
+    elif src[:8] == PERF_MAGIC[::-1]:
+        e = ">"
+    else:
+        raise RewriteError("not a perf.data file (magic %r)" % src[:8])
+    if struct.unpack_from(e + "Q", src, 8)[0] != 16:
+        raise RewriteError("--to-file: not a pipe-mode file")
+    attrs, features, data = pipe_sections(src, e)
     if not attrs or len({len(a) for a, _ in attrs}) != 1:
         raise RewriteError("--to-file: no attrs, or attrs of different sizes")
     attr_size = len(attrs[0][0]) + 16
@@ -676,7 +719,8 @@ def off_cpu_main(args):
     return 0
 
 
-def main(argv=None):
+def arg_parser():
+    """The command line of perf-rewrite.py."""
     ap = argparse.ArgumentParser(
         description="Rewrite a little-endian perf.data into its big-endian "
                     "and/or 32-bit twin (a test tool for perf.data readers).")
@@ -699,6 +743,11 @@ def main(argv=None):
                     help="tell which record types were dropped")
     ap.add_argument("input", help="perf.data to read ('-' for standard input)")
     ap.add_argument("output", help="file to write ('-' for standard output)")
+    return ap
+
+
+def main(argv=None):
+    ap = arg_parser()
     args = ap.parse_args(argv)
     if args.off_cpu is not None or args.off_cpu_old:
         return off_cpu_main(args)

@@ -241,50 +241,41 @@ def _batch(batch, st, sid, old):
     return out
 
 
-def off_cpu(src, thresh_ns, tracing_cls, old=False):
-    """Return the --off-cpu twin of the recording @src (bytes), and how many
-    end-of-run samples it has; @old: the layout of perf 5.19 to 6.15 (no
-    direct samples: @thresh_ns is not used)"""
-    if src[:8] != b"PERFILE2" or _u64(src, 8) != 104:
-        raise OffCpuError("not a little-endian file-mode perf.data")
-    attr_size = _u64(src, 16)
-    a_off, a_size, d_off, d_size = struct.unpack_from("<4Q", src, 24)
+def _features(src, feat_off):
+    """the header's feature bits, the table at @feat_off -> [feature], {feature: section}"""
     bitmap = sum(w << (64 * i) for i, w in enumerate(struct.unpack_from("<4Q", src, 72)))
     feats = [f for f in range(256) if bitmap >> f & 1]
     sections = {}
     for i, f in enumerate(feats):
-        s_off, s_size = struct.unpack_from("<QQ", src, d_off + d_size + 16 * i)
+        s_off, s_size = struct.unpack_from("<QQ", src, feat_off + 16 * i)
         sections[f] = src[s_off:s_off + s_size]
-    if F_EVENT_DESC not in sections or F_TRACING_DATA not in sections:
-        raise OffCpuError("no EVENT_DESC or no tracing data")
-    sw = _Switch(sections[F_TRACING_DATA], tracing_cls)
-    desc_size, desc = _event_desc(sections[F_EVENT_DESC])
+    return feats, sections
+
+
+def _attrs(src, a_off, a_size, attr_size):
+    """the attr section -> [[attr bytes, ids]]"""
     attrs = []
     for off in range(a_off, a_off + a_size, attr_size):
         ids_off, ids_size = struct.unpack_from("<QQ", src, off + attr_size - 16)
         attrs.append([src[off:off + attr_size - 16],
                       struct.unpack_from("<%dQ" % (ids_size // 8), src, ids_off)])
-    switch = [a for a in attrs if _u32(a[0], 0) == 2 and _u64(a[0], 8) == sw.id]
-    if len(switch) != 1 or len(attrs) != len(desc):
-        raise OffCpuError("expected one sched:sched_switch event, and a name for each event")
-    if _u64(switch[0][0], 24) & SWITCH_TYPES != SWITCH_TYPES or \
-            _u64(switch[0][0], 24) & ~SWITCH_TYPES:
-        raise OffCpuError("sched_switch samples need exactly IDENTIFIER IP TID TIME CPU"
-                          " PERIOD CALLCHAIN RAW (perf record -g -a with another event)")
-    switch[0][0], st = _offcpu_attr(switch[0][0], old)
-    ids = set(switch[0][1])
-    data, batch = _replay(src[d_off:d_off + d_size], sw, ids, st,
-                          2**64 if old else thresh_ns)
-    data += _batch(batch, st, switch[0][1][0], old)
+    return attrs
 
+
+def _offcpu_desc(desc_size, desc, ids, old):
+    """EVENT_DESC with the event of @ids made the "offcpu-time" one"""
     new_desc = struct.pack("<II", len(desc), desc_size)
     for attr, name, dids in desc:
         if set(dids) == ids:
             attr, name = _offcpu_attr(attr, old)[0], "offcpu-time"
         new_desc += attr + struct.pack("<I", len(dids)) + _string(name) + \
             struct.pack("<%dQ" % len(dids), *dids)
-    sections[F_EVENT_DESC] = new_desc
+    return new_desc
 
+
+def _file(src, attrs, attr_size, data, feats, sections):
+    """the file-mode perf.data of @attrs, the data section @data and the feature
+    sections @feats (the header's first 24 bytes and feature bits from @src)"""
     out = bytearray(104)
     id_offs = []
     for _, aids in attrs:
@@ -305,4 +296,34 @@ def off_cpu(src, thresh_ns, tracing_cls, old=False):
     struct.pack_into("<6Q", out, 24, new_a_off, len(attrs) * attr_size, new_d_off, len(data),
                      0, 0)
     out[72:104] = src[72:104]
-    return bytes(out), len(batch)
+    return bytes(out)
+
+
+def off_cpu(src, thresh_ns, tracing_cls, old=False):
+    """Return the --off-cpu twin of the recording @src (bytes), and how many
+    end-of-run samples it has; @old: the layout of perf 5.19 to 6.15 (no
+    direct samples: @thresh_ns is not used)"""
+    if src[:8] != b"PERFILE2" or _u64(src, 8) != 104:
+        raise OffCpuError("not a little-endian file-mode perf.data")
+    attr_size = _u64(src, 16)
+    a_off, a_size, d_off, d_size = struct.unpack_from("<4Q", src, 24)
+    feats, sections = _features(src, d_off + d_size)
+    if F_EVENT_DESC not in sections or F_TRACING_DATA not in sections:
+        raise OffCpuError("no EVENT_DESC or no tracing data")
+    sw = _Switch(sections[F_TRACING_DATA], tracing_cls)
+    desc_size, desc = _event_desc(sections[F_EVENT_DESC])
+    attrs = _attrs(src, a_off, a_size, attr_size)
+    switch = [a for a in attrs if _u32(a[0], 0) == 2 and _u64(a[0], 8) == sw.id]
+    if len(switch) != 1 or len(attrs) != len(desc):
+        raise OffCpuError("expected one sched:sched_switch event, and a name for each event")
+    if _u64(switch[0][0], 24) & SWITCH_TYPES != SWITCH_TYPES or \
+            _u64(switch[0][0], 24) & ~SWITCH_TYPES:
+        raise OffCpuError("sched_switch samples need exactly IDENTIFIER IP TID TIME CPU"
+                          " PERIOD CALLCHAIN RAW (perf record -g -a with another event)")
+    switch[0][0], st = _offcpu_attr(switch[0][0], old)
+    ids = set(switch[0][1])
+    data, batch = _replay(src[d_off:d_off + d_size], sw, ids, st,
+                          2**64 if old else thresh_ns)
+    data += _batch(batch, st, switch[0][1][0], old)
+    sections[F_EVENT_DESC] = _offcpu_desc(desc_size, desc, ids, old)
+    return _file(src, attrs, attr_size, data, feats, sections), len(batch)

@@ -63,6 +63,42 @@ class Event:
             self.fields.append(Field(m.group(1), int(m.group(2)), int(m.group(3))))
 
 
+class Reader:
+    """A cursor over the tracing data that copies what it reads to out, its
+    numbers swapped (SWAP) as read_tracing_data() reads them."""
+
+    def __init__(self, buf, p, swap):
+        self.buf, self.p, self.swap = buf, p, swap
+        self.sw = Swapper(swap)
+        self.out = bytearray(buf[:p])
+
+    def take(self, n):
+        need(self.buf, self.p, n, "tracing data")
+        chunk = bytearray(self.buf[self.p:self.p + n])
+        self.p += n
+        return chunk
+
+    def number(self, size):
+        chunk = self.take(size)
+        val = int.from_bytes(chunk, "little")
+        self.sw.sw(chunk, 0, size)
+        self.out.extend(chunk)
+        return val
+
+    def text_block(self, size_bytes, edit=None):
+        n = self.number(size_bytes)
+        text = self.take(n)
+        if edit is None:
+            self.out.extend(text)
+            return text
+        new = edit(bytes(text))
+        # rewrite the size we just wrote
+        del self.out[-size_bytes:]
+        self.out.extend(len(new).to_bytes(size_bytes, "big" if self.swap else "little"))
+        self.out.extend(new)
+        return new
+
+
 class TracingData:
     """Parse (and rewrite) perf's tracing data: read_tracing_data() layout."""
 
@@ -86,57 +122,34 @@ class TracingData:
         p += 2
         self.page_size = u32(buf, p)
         p = sw.sw(buf, p, 4, what="tracing data")
-        out = bytearray(buf[:p])
+        r = Reader(buf, p, swap)
+        self.read_sections(r, long32)
+        self.consumed = r.p
+        self.data = bytes(r.out)
 
-        def take(n):
-            nonlocal p
-            need(buf, p, n, "tracing data")
-            chunk = bytearray(buf[p:p + n])
-            p += n
-            return chunk
-
-        def number(size):
-            chunk = take(size)
-            val = int.from_bytes(chunk, "little")
-            sw.sw(chunk, 0, size)
-            out.extend(chunk)
-            return val
-
-        def text_block(size_bytes, edit=None):
-            n = number(size_bytes)
-            text = take(n)
-            if edit is None:
-                out.extend(text)
-                return text
-            new = edit(bytes(text))
-            # rewrite the size we just wrote
-            del out[-size_bytes:]
-            out.extend(len(new).to_bytes(size_bytes, "big" if swap else "little"))
-            out.extend(new)
-            return new
-
+    def read_sections(self, r, long32):
+        """The sections after the page size: header_page and header_event, the
+        event formats, kallsyms, printk formats and saved_cmdlines."""
         for name in (b"header_page\0", b"header_event\0"):
-            got = take(len(name))
+            got = r.take(len(name))
             if bytes(got) != name:
                 raise RewriteError("tracing data: %r expected" % name)
-            out.extend(got)
+            r.out.extend(got)
             edit = None
             if long32 and name == b"header_page\0":
                 edit = self.header_page_32
-            text_block(8, edit)
-        for _ in range(number(4)):                      # ftrace formats
-            self.add_event("ftrace", text_block(8))
-        for _ in range(number(4)):                      # event systems
-            system, q = cstring(buf, p, len(buf), "tracing data")
-            out.extend(take(q - p))
-            for _ in range(number(4)):
-                self.add_event(system.decode("ascii", "replace"), text_block(8))
-        text_block(4)                                   # kallsyms
-        text_block(4)                                   # printk formats
+            r.text_block(8, edit)
+        for _ in range(r.number(4)):                    # ftrace formats
+            self.add_event("ftrace", r.text_block(8))
+        for _ in range(r.number(4)):                    # event systems
+            system, q = cstring(r.buf, r.p, len(r.buf), "tracing data")
+            r.out.extend(r.take(q - r.p))
+            for _ in range(r.number(4)):
+                self.add_event(system.decode("ascii", "replace"), r.text_block(8))
+        r.text_block(4)                                 # kallsyms
+        r.text_block(4)                                 # printk formats
         if float(self.version) >= 0.6:
-            text_block(8)                               # saved_cmdlines
-        self.consumed = p
-        self.data = bytes(out)
+            r.text_block(8)                             # saved_cmdlines
 
     def header_page_32(self, text):
         s = text.decode("ascii")

@@ -347,7 +347,8 @@ def profile_counts(samples):
     return want, unended
 
 
-def main():
+def arg_parser():
+    """The options (the docstring above says what each file is)."""
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--label', required=True)
     ap.add_argument('--script', required=True)
@@ -366,9 +367,12 @@ def main():
                     help='the recording must have samples taken in user mode')
     ap.add_argument('--gone-tasks', action='store_true',
                     help='the recording must have tracepoint samples perf shows with tid -1')
-    a = ap.parse_args()
+    return ap
 
-    samples = parse_script(a.script, bool(a.by_address))
+
+def check_samples(a, samples):
+    """Exit unless perf script shows what the options ask for; return how many
+    tracepoint samples it shows with tid -1."""
     if not samples:
         sys.exit(f'{a.label}: perf script shows no sample')
     if a.no_chains and any(s.frames for s in samples):
@@ -380,47 +384,25 @@ def main():
     gone = sum(1 for s in samples if s.tid == -1 and s.tracepoint)
     if a.gone_tasks and not gone:
         sys.exit(f'{a.label}: perf script shows no tracepoint sample of tid -1 (a task gone)')
-    events = sorted({s.event for s in samples})
-    perf = perf_counts(samples)
-    report = parse_report(a.report, not a.no_chains, bool(a.by_address))
-    hist, roots, ambiguous = parse_hist(a.hist)
-    common_pids = collections.defaultdict(collections.deque)
-    if a.common_pids:
-        common_pids = read_common_pids(a.common_pids)
-    elif any(s.tracepoint for s in samples) and not a.no_chains and not a.hist_fixed:
-        sys.exit(f'{a.label}: tracepoint samples, and no --common-pids')
-    hist_want, hist_extra, hist_moved = hist_counts(samples, not a.no_chains, common_pids,
-                                                    a.hist_fixed)
-    prof = parse_profile(a.profile)
-    prof_want, unended = profile_counts(samples)
+    return gone
 
-    errors = []
-    for root, name in ambiguous:
-        if root in events:
-            errors.append(f'hist shows {root} with one path ({name}) and no count on it')
-    keys = sorted({k for k in perf} | {k for c in (report, hist, hist_want, prof) for k in c
-                                        if k[0] in events and c[k]})
-    # perf script prints a sample whose chain perf discarded (a value of the
-    # markers' range that is no marker) without frames, and the conversion
-    # has no frame of it either; perf report counts it under its ip: on an
-    # event with such samples, perf report may have up to that many more in
-    # [k] rows and as many fewer in "-", its total the same
-    frameless = collections.Counter(s.event for s in samples
-                                    if not s.frames and not a.no_chains)
+
+def given_common_pids(a, samples):
+    """--common-pids's lines; without it, none (hist needs them for tracepoint
+    samples with chains)."""
+    if a.common_pids:
+        return read_common_pids(a.common_pids)
+    if any(s.tracepoint for s in samples) and not a.no_chains and not a.hist_fixed:
+        sys.exit(f'{a.label}: tracepoint samples, and no --common-pids')
+    return collections.defaultdict(collections.deque)
+
+
+def print_table(keys, names, counts, frameless, errors):
+    """A row per (event, function): the counts of perf report, perf script,
+    hist and --profile, and what hist and --profile should count; a row that
+    differs is marked and its difference added to errors."""
+    report, perf, hist, hist_want, prof, prof_want = counts
     moved = collections.Counter()
-    print(f'{a.label}: {len(samples)} samples; self counts per event and innermost kernel'
-          f' function ("-": none, a sample taken in user mode)')
-    print(f'  hist = perf + the stacks hist counts again at its end ({sum(hist_extra.values())}'
-          f'); profile = perf - switches out not ended by a switch in ({unended})')
-    if gone:
-        print(f'  {gone} tracepoint samples perf shows with tid -1 (a task whose pid is gone)')
-    if hist_moved:
-        print(f'  hist counts {hist_moved} samples of pid -1 under the event of the stack before'
-              ' (trace-hist.c takes a negative pid for "no pending event")')
-    if frameless:
-        print(f'  samples perf script shows without frames (perf discarded the chain; perf'
-              f' report counts them under their ip): {dict(frameless)}')
-    names = kernel_names(a.by_address) if a.by_address else None
     width = max(len(label(k[1], names)) for k in keys)
     head = (f'  {"event":<16} {"function":<{width}} {"perf report":>11} {"perf script":>11}'
             f' {"hist":>6} {"= want":>6} {"profile":>7} {"= want":>6}')
@@ -446,6 +428,10 @@ def main():
             errors.append(f'{k[0]} {label(k[1], names)}: perf report {row[0]},'
                           f' perf script {row[1]}, hist {row[2]} (want {row[3]}),'
                           f' profile {row[4]} (want {row[5]})')
+
+
+def check_totals(events, perf, report, hist_want, roots, errors):
+    """Per event, perf report's samples and hist's events against perf's."""
     for ev in events:
         n = sum(v for k, v in perf.items() if k[0] == ev)
         if sum(v for k, v in report.items() if k[0] == ev) != n:
@@ -454,6 +440,52 @@ def main():
         hn = sum(v for k, v in hist_want.items() if k[0] == ev)
         if roots.get(ev) != hn:
             errors.append(f'hist counts {roots.get(ev)} {ev} events, want {hn} (perf {n})')
+
+
+def main():
+    a = arg_parser().parse_args()
+
+    samples = parse_script(a.script, bool(a.by_address))
+    gone = check_samples(a, samples)
+    events = sorted({s.event for s in samples})
+    perf = perf_counts(samples)
+    report = parse_report(a.report, not a.no_chains, bool(a.by_address))
+    hist, roots, ambiguous = parse_hist(a.hist)
+    common_pids = given_common_pids(a, samples)
+    hist_want, hist_extra, hist_moved = hist_counts(samples, not a.no_chains, common_pids,
+                                                    a.hist_fixed)
+    prof = parse_profile(a.profile)
+    prof_want, unended = profile_counts(samples)
+
+    errors = []
+    for root, name in ambiguous:
+        if root in events:
+            errors.append(f'hist shows {root} with one path ({name}) and no count on it')
+    keys = sorted({k for k in perf} | {k for c in (report, hist, hist_want, prof) for k in c
+                                        if k[0] in events and c[k]})
+    # perf script prints a sample whose chain perf discarded (a value of the
+    # markers' range that is no marker) without frames, and the conversion
+    # has no frame of it either; perf report counts it under its ip: on an
+    # event with such samples, perf report may have up to that many more in
+    # [k] rows and as many fewer in "-", its total the same
+    frameless = collections.Counter(s.event for s in samples
+                                    if not s.frames and not a.no_chains)
+    print(f'{a.label}: {len(samples)} samples; self counts per event and innermost kernel'
+          f' function ("-": none, a sample taken in user mode)')
+    print(f'  hist = perf + the stacks hist counts again at its end ({sum(hist_extra.values())}'
+          f'); profile = perf - switches out not ended by a switch in ({unended})')
+    if gone:
+        print(f'  {gone} tracepoint samples perf shows with tid -1 (a task whose pid is gone)')
+    if hist_moved:
+        print(f'  hist counts {hist_moved} samples of pid -1 under the event of the stack before'
+              ' (trace-hist.c takes a negative pid for "no pending event")')
+    if frameless:
+        print(f'  samples perf script shows without frames (perf discarded the chain; perf'
+              f' report counts them under their ip): {dict(frameless)}')
+    names = kernel_names(a.by_address) if a.by_address else None
+    print_table(keys, names, (report, perf, hist, hist_want, prof, prof_want), frameless,
+                errors)
+    check_totals(events, perf, report, hist_want, roots, errors)
     if errors:
         print(f'{a.label}: {len(errors)} differences:')
         for e in errors[:40]:
