@@ -7,16 +7,10 @@
 # writes last) is a one-line error; a header whose data size perf never
 # filled in (0) still converts. What the output holds is compared with what
 # perf script shows for the same damaged input.
-set -u
+. "$TOP_SRCDIR/tests/lib.sh"
 for tool in "${TRACE_CMD:-}" "${PERF:-}" "${PYTHON3:-}"; do
-	[ -n "$tool" ] && [ -x "$tool" ] || { echo "SKIP: damaged: tools missing"; exit 77; }
+	[ -n "$tool" ] && [ -x "$tool" ] || skip "tools missing"
 done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: damaged: $*"
-	exit 1
-}
 fields="-F trace:comm,tid,cpu,time,event,trace --ns"
 . "$DATA/../tools/report-plugins.sh"
 checks=0

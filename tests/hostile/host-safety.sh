@@ -11,20 +11,13 @@
 # by the trace-cmd front end and by the KernelShark plugin (headless
 # libkshark), is checked with strace, which is required. Meant to be run as
 # root too (CI is).
-set -u
+. "$TOP_SRCDIR/tests/lib.sh"
 [ -n "${TRACE_CMD:-}" ] || true
-fail() {
-	echo "FAIL: host-safety: $*"
-	exit 1
-}
 command -v strace > /dev/null 2>&1 || fail "strace not found (Debian: strace; a CI package)"
 if [ "${FRONTEND_ENABLED:-no}" != yes ] || [ ! -x "${KSHARK_TEST:-}" ] ||
    [ ! -r "${KSHARK_PLUGIN:-}" ]; then
-	echo "SKIP: host-safety: the trace-cmd front end and the KernelShark plugin are needed"
-	exit 77
+	skip "the trace-cmd front end and the KernelShark plugin are needed"
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 out="$tmp/out"
 priv="$tmp/tmpdir"
 # 0700: with a umask of 002 (su to a user of a private group) a directory

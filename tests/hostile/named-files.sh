@@ -19,26 +19,20 @@
 # Each must end within seconds with the events converted (or the stacks
 # shown); strace must show each special file looked at with O_PATH only,
 # never opened, and no path outside its root.
-set -u
+. "$TOP_SRCDIR/tests/lib.sh"
 for tool in "${PYTHON3:-}" "${KSHARK_TEST:-}"; do
 	if [ -z "$tool" ] || [ ! -x "$tool" ]; then
-		echo "SKIP: named-files: python3 and the libkshark test program are needed"
-		exit 77
+		skip "python3 and the libkshark test program are needed"
 	fi
 done
 if ! command -v strace > /dev/null 2>&1 || [ ! -r "${KSHARK_PLUGIN:-}" ]; then
-	echo "SKIP: named-files: strace and the KernelShark plugin are needed"
-	exit 77
+	skip "strace and the KernelShark plugin are needed"
 fi
 . "$TOP_SRCDIR/tests/integration/plugin-lock.sh"
 plugin_lock_shared
-# short, so that the names fit where libc's name was
-tmp=$(mktemp -d /tmp/p2dn.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: named-files: $*"
-	exit 1
-}
+# short, so that the names fit where libc's name was: lib.sh's $tmp (under
+# $TMPDIR, named after the test) replaced by one in /tmp (removed the same way)
+rmdir "$tmp" && tmp=$(mktemp -d /tmp/p2dn.XXXXXX) || fail "mktemp"
 names="$PYTHON3 $TOP_SRCDIR/tests/tools/name-files.py"
 dump="$(dirname "$KSHARK_TEST")/kshark-stacks"
 prog=$PERF2DAT

@@ -12,17 +12,10 @@
 # output's mode is 0666 less the umask;
 # a non-seekable output is refused with a message. Every failure is exit 1
 # with one line "perf2dat: INPUT: ...".
-set -u
-tmp=$(mktemp -d)
+. "$TOP_SRCDIR/tests/lib.sh"
 pids=
-cleanup() {
+t_cleanup() {
 	for p in $pids; do kill "$p" 2> /dev/null; done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-fail() {
-	echo "FAIL: output-safety: $*"
-	exit 1
 }
 checks=0
 skipped=

@@ -4,6 +4,6 @@
 # The inputs that crashed, hung or misled perf2dat once (tests/fuzz/regress,
 # found by the fuzzer and the sweeps; see the commits that fixed them), each
 # given by name and on standard input: the same checks as the sweeps.
-set -u
+. "$TOP_SRCDIR/tests/lib.sh"
 . "$(dirname "$0")/sweep-common.sh"
 "$SWEEP" -j "$jobs" -t "$timeout" -k "$keep/regress" run "$REGRESS"/*.data

@@ -1,11 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Sourced by the sweep tests: the real program (not libtool's wrapper
-# script), trace-cmd, the sweep driver, jobs, time limit, where failing
-# inputs are kept.
+# Sourced by the sweep tests, after tests/lib.sh: the real program (not
+# libtool's wrapper script), trace-cmd, the sweep driver, jobs, time limit,
+# where failing inputs are kept.
 for tool in "${SWEEP:-}" "${TRACE_CMD:-}"; do
 	if [ -z "$tool" ] || [ ! -x "$tool" ]; then
-		echo "SKIP: $(basename "$0" .sh): the sweep driver and trace-cmd are needed"
-		exit 77
+		skip "the sweep driver and trace-cmd are needed"
 	fi
 done
 if [ -x "$(dirname "$PERF2DAT")/.libs/perf2dat" ]; then

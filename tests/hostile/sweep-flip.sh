@@ -6,11 +6,9 @@
 # drawn from SWEEP_SEED (1): bits flipped anywhere, in headers, record headers
 # and feature sections, words set to boundary values. The same checks as the
 # truncation sweep.
-set -u
+. "$TOP_SRCDIR/tests/lib.sh"
 . "$(dirname "$0")/sweep-common.sh"
-tw=$(mktemp -d)
-trap 'rm -rf "$tw"' EXIT
 # shellcheck disable=SC2046
 "$SWEEP" -j "$jobs" -t "$timeout" -k "$keep/flip" flip "${SWEEP_FLIPS:-3000}" \
 	"${SWEEP_SEED:-1}" "$DATA"/*.data "$DATA/threads.data" \
-	$(twins "$tw" sample.data pipe.data strings.data sampletypes.data)
+	$(twins "$tmp" sample.data pipe.data strings.data sampletypes.data)

@@ -6,13 +6,11 @@
 # boundaries; also big-endian and 32-bit twins (tests/tools/perf-rewrite.py).
 # Every run converts (and trace-cmd report reads the output) or fails with
 # one line and leaves nothing; never a signal, never a hang.
-set -u
+. "$TOP_SRCDIR/tests/lib.sh"
 . "$(dirname "$0")/sweep-common.sh"
-tw=$(mktemp -d)
-trap 'rm -rf "$tw"' EXIT
 # shellcheck disable=SC2046
 "$SWEEP" -j "$jobs" -t "$timeout" -k "$keep/truncate" truncate \
-	$(twins "$tw" sample.data pipe.data lost.data) \
+	$(twins "$tmp" sample.data pipe.data lost.data) \
 	"$DATA/sample.data" "$DATA/pipe.data" "$DATA/pipe-zstd.data" "$DATA/zstd.data" \
 	"$DATA/lost.data" "$DATA/threads.data" "$DATA/mixed.data" "$DATA/sampletypes.data" \
 	"$DATA/readfmt.data" "$DATA/strings.data" "$DATA/single.data" "$DATA/clock-mono.data"

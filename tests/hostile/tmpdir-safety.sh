@@ -11,20 +11,14 @@
 # through it), the conversion succeeds, and perf2dat says once why TMPDIR
 # was not used. Safe directories (0700 of this user, 1777) are used. As
 # root, also directories of another user (uid 65534): the "sudo -E" case.
-set -u
-name=tmpdir-safety
-fail() {
-	echo "FAIL: $name: $*"
-	exit 1
-}
+. "$TOP_SRCDIR/tests/lib.sh"
 command -v strace > /dev/null 2>&1 || fail "strace is needed (a CI package)"
-tmp=$(mktemp -d) && tmp=$(cd "$tmp" && pwd -P) || fail "mktemp"
+# its physical path (no symbolic link on the way)
+tmp=$(cd "$tmp" && pwd -P) || fail "no $tmp"
 shm=
-cleanup() {
-	rm -rf "$tmp"
+t_cleanup() {
 	[ -z "$shm" ] || rm -rf "$shm"
 }
-trap cleanup EXIT
 checks=0
 skipped=
 # the real programs, not libtool's wrapper scripts (strace follows them
@@ -144,4 +138,4 @@ else
 	skipped="$skipped another-user's(not root)"
 fi
 
-echo "PASS: $name: $checks cases${skipped:+ (skipped:$skipped)}"
+echo "PASS: $T: $checks cases${skipped:+ (skipped:$skipped)}"

@@ -6,23 +6,19 @@
 # bytes definitely lost. Also version 6, zstd output, standard input, the
 # --threads directory and the fuzzer's regression inputs. Skipped without
 # valgrind and in the sanitizer build (ASan and valgrind do not mix).
-set -u
+. "$TOP_SRCDIR/tests/lib.sh"
 if [ -n "${P2D_SANITIZED:-}" ]; then
-	echo "SKIP: valgrind: sanitizer build"
-	exit 77
+	skip "sanitizer build"
 fi
 VALGRIND=${VALGRIND:-$(command -v valgrind)}
 if [ -z "$VALGRIND" ] || [ ! -x "$VALGRIND" ]; then
-	echo "SKIP: valgrind: valgrind not found"
-	exit 77
+	skip "valgrind not found"
 fi
 prog="$(dirname "$PERF2DAT")/.libs/perf2dat"
 [ -x "$prog" ] || prog=$PERF2DAT
 LD_LIBRARY_PATH="$(dirname "$PERF2DAT")/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export LD_LIBRARY_PATH
 supp="$(dirname "$0")/valgrind.supp"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 TMPDIR="$tmp"
 export TMPDIR
 jobs=$(nproc 2> /dev/null || echo 2)
