@@ -50,26 +50,19 @@
 #                       take it under --symfs (empty by default)
 #   unwound=yes         compare the user frames of --call-graph dwarf samples
 #                       with those perf script unwinds (compare.py --unwound)
-set -u
+. "$TOP_SRCDIR/tests/lib.sh"
 input= stdin=no convert_args= perf_args= compare_args= prepare= report_args=
 date_check=no perf_input= clock=perf lost_check=yes tracepoints=yes sample_fields=ip,period
 lost_from=report recorded= kallsyms= root_setup= root_for=both cache_setup= unwound=no
 . "$1"
 name=$(basename "$1" .e2e)
+T=$name	# lib.sh's fail and skip name the case, not e2e.sh
 
 for tool in "${TRACE_CMD:-}" "${PERF:-}" "${PYTHON3:-}"; do
 	if [ -z "$tool" ] || [ ! -x "$tool" ]; then
-		echo "SKIP: $name: trace-cmd, perf and python3 are needed"
-		exit 77
+		skip "trace-cmd, perf and python3 are needed"
 	fi
 done
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: $name: $*"
-	exit 1
-}
 
 # a newer perf than the one that recorded the input is compared with live
 # (it reads older files); an older one only with what the recorder printed,
