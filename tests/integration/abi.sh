@@ -9,13 +9,7 @@
 #    -version-info bumped, as the README says;
 # 2. a caller compiled against the frozen 0.1 header (tests/abi/old-caller)
 #    converts tests/data/sample.data to the same bytes as perf2dat.
-set -u
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: abi: $*"
-	exit 1
-}
+. "$TOP_SRCDIR/tests/lib.sh"
 abi=$TOP_SRCDIR/tests/abi
 command -v abidiff > /dev/null || fail "abidiff not found (Debian package abigail-tools)"
 # the shared object itself (the .la names it), not a symlink or a libtool wrapper

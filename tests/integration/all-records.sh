@@ -7,19 +7,12 @@
 # FORK, EXIT, MMAP, MMAP2, SWITCH_CPU_WIDE and LOST record with the same CPU,
 # time, tid and numbers. perf script 6.1 cannot show THROTTLE records: their
 # count is checked against perf report --stats. Without --all there is none.
-set -u
+. "$TOP_SRCDIR/tests/lib.sh"
 for tool in "${TRACE_CMD:-}" "${PERF:-}" "${PYTHON3:-}"; do
 	if [ -z "$tool" ] || [ ! -x "$tool" ]; then
-		echo "SKIP: all-records: trace-cmd, perf and python3 are needed"
-		exit 77
+		skip "trace-cmd, perf and python3 are needed"
 	fi
 done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: all-records: $*"
-	exit 1
-}
 for input in mixed.data switches.data lost.data; do
 	"$PERF2DAT" -q -f --all --no-callchain "$DATA/$input" -o "$tmp/out.dat" ||
 		fail "$input: conversion"

@@ -10,16 +10,10 @@
 # with the recording's kernel symbols, tests/data/badfp.kallsyms); the
 # summary counts the chains left out as many as perf prints samples without
 # frames, and every sample is still an event.
-set -u
+. "$TOP_SRCDIR/tests/lib.sh"
 for tool in "${PERF2DAT:-}" "${TRACE_CMD:-}" "${PERF:-}" "${PYTHON3:-}"; do
-	[ -n "$tool" ] && [ -x "$tool" ] || { echo "SKIP: bad-chains: perf2dat, trace-cmd, perf and python3 are needed"; exit 77; }
+	[ -n "$tool" ] && [ -x "$tool" ] || skip "perf2dat, trace-cmd, perf and python3 are needed"
 done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: bad-chains: $*"
-	exit 1
-}
 rec=$DATA/badfp.data
 ksyms=$DATA/badfp.kallsyms
 export PERF_ISOLATED_KALLSYMS="$ksyms"

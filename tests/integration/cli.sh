@@ -5,13 +5,7 @@
 # overwrite, --force, one-line errors naming the file, nothing left behind
 # after a failure, usage errors, --help and --version, recordings without
 # samples, the summary lines and -v. Each case has one expected outcome.
-set -u
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: cli: $*"
-	exit 1
-}
+. "$TOP_SRCDIR/tests/lib.sh"
 cd "$tmp" || exit 1
 
 # run EXPECTED_STATUS ARGS...: perf2dat's stdout in out, stderr in err

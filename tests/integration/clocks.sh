@@ -12,16 +12,10 @@
 #   tests/tools/perf-rewrite.py) give the clock of the sampling events and
 #   one warning naming the first odd attribute's offset; --tod then refuses a
 #   CLOCK_DATA of another clock than the samples'.
-set -u
+. "$TOP_SRCDIR/tests/lib.sh"
 for tool in "${PERF2DAT:-}" "${TRACE_CMD:-}" "${PYTHON3:-}"; do
-	[ -n "$tool" ] && [ -x "$tool" ] || { echo "SKIP: clocks: perf2dat, trace-cmd and python3 are needed"; exit 77; }
+	[ -n "$tool" ] && [ -x "$tool" ] || skip "perf2dat, trace-cmd and python3 are needed"
 done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: clocks: $*"
-	exit 1
-}
 rewrite="$DATA/../tools/perf-rewrite.py"
 
 # convert IN: the trace.dat in $tmp/out.dat, warnings in $tmp/err (no file

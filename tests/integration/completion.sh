@@ -4,13 +4,10 @@
 # Bash completion: perf2dat's options, their values and the recording's
 # events; the trace-cmd front end's completion of convert --from-perf, which
 # hands the other commands to trace-cmd's own completion (a stand-in here).
-set -u
+. "$TOP_SRCDIR/tests/lib.sh"
 if ! command -v bash > /dev/null; then
-	echo "SKIP: completion: bash is needed"
-	exit 77
+	skip "bash is needed"
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/share/bash-completion/completions"
 cat > "$tmp/share/bash-completion/completions/trace-cmd.bash" <<'EOF2'
 _trace_cmd_complete() { COMPREPLY=(trace-cmd-own-completion); }

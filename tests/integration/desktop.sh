@@ -16,21 +16,14 @@
 #
 # Skipped (77) without desktop-file-validate, update-mime-database or gio
 # (Debian: desktop-file-utils, shared-mime-info, libglib2.0-bin).
-set -u
-name=desktop
+. "$TOP_SRCDIR/tests/lib.sh"
 src=${TOP_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 for tool in desktop-file-validate update-mime-database gio; do
-	command -v $tool > /dev/null 2>&1 || { echo "SKIP: $name: $tool not found"; exit 77; }
+	command -v $tool > /dev/null 2>&1 || skip "$tool not found"
 done
-fail() {
-	echo "FAIL: $name: $*"
-	exit 1
-}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 desktop=${KSHARK_DESKTOP:-}
-[ -n "$desktop" ] && [ -f "$desktop" ] || { echo "SKIP: $name: the desktop entry is not built (no KernelShark plugin)"; exit 77; }
+[ -n "$desktop" ] && [ -f "$desktop" ] || skip "the desktop entry is not built (no KernelShark plugin)"
 [ -n "${KSHARK_BINDIR:-}" ] || fail "KSHARK_BINDIR is not set"
 desktop-file-validate "$desktop" > "$tmp/validate" 2>&1 || fail "desktop-file-validate: $(cat "$tmp/validate")"
 [ ! -s "$tmp/validate" ] || fail "desktop-file-validate warns: $(cat "$tmp/validate")"

@@ -7,16 +7,10 @@
 # "perf --off-cpu end-of-run batch: ..."; the
 # same of "trace-cmd convert --from-perf") must be one of the lines the
 # conversions below print, on the fixtures the examples were made from.
-set -u
+. "$TOP_SRCDIR/tests/lib.sh"
 for tool in "${PERF2DAT:-}" "${PYTHON3:-}"; do
-	[ -n "$tool" ] && [ -x "$tool" ] || { echo "SKIP: doc-examples: perf2dat and python3 are needed"; exit 77; }
+	[ -n "$tool" ] && [ -x "$tool" ] || skip "perf2dat and python3 are needed"
 done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: doc-examples: $*"
-	exit 1
-}
 top=$DATA/../..
 cd "$tmp" || exit 1
 # perf's build-id cache of the examples: /root/.debug, here under a HOME of ours

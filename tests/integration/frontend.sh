@@ -17,22 +17,15 @@
 #  - the front end refuses to run itself as the real trace-cmd;
 #  - make uninstall removes everything make install added;
 #  - make install refuses to replace the real trace-cmd or another program.
-set -u
+. "$TOP_SRCDIR/tests/lib.sh"
 if [ "${FRONTEND_ENABLED:-no}" != yes ]; then
-	echo "SKIP: frontend: the front end is not built (configure found no trace-cmd)"
-	exit 77
+	skip "the front end is not built (configure found no trace-cmd)"
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 mkdir -m 700 "$tmp/tmpdir"	# not writable by its group, whatever the umask
 TMPDIR=$tmp/tmpdir	# the front end's private files, checked to go away
 export TMPDIR
-fail() {
-	echo "FAIL: frontend: $*"
-	exit 1
-}
 . "$TOP_SRCDIR/tests/integration/select-lib.sh"
-need_tools frontend
+need_tools
 
 # a make of its own, not a part of the make check running this test
 # make install relinks the build tree's plugin (libtool): not while another
@@ -50,8 +43,7 @@ abspath() {
 if [ "$(abspath "$INST_BINDIR/$FRONT_NAME")" = "$(abspath "$REAL_TRACE_CMD")" ]; then
 	run_make install DESTDIR="$tmp/root" && fail "installed over $REAL_TRACE_CMD"
 	grep -q 'that is the real trace-cmd' "$tmp/make.log" || fail "refusal: $(tail "$tmp/make.log")"
-	echo "SKIP: frontend: configured to install over the real trace-cmd; make install refuses"
-	exit 77
+	skip "configured to install over the real trace-cmd; make install refuses"
 fi
 
 root=$tmp/root

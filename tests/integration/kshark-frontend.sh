@@ -8,17 +8,10 @@
 # plugin; it never runs a front end as the real one; make uninstall removes
 # it; make install refuses to replace the real KernelShark or another
 # program, and make uninstall leaves another program alone.
-set -u
+. "$TOP_SRCDIR/tests/lib.sh"
 if [ "${KSHARK_FRONTEND_ENABLED:-no}" != yes ]; then
-	echo "SKIP: kshark-frontend: not configured (no libkshark or --disable-kernelshark-frontend)"
-	exit 77
+	skip "not configured (no libkshark or --disable-kernelshark-frontend)"
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: kshark-frontend: $*"
-	exit 1
-}
 # make install relinks the build tree's plugin (libtool): not while another
 # test reads it (tests/integration/plugin-lock.sh)
 . "$TOP_SRCDIR/tests/integration/plugin-lock.sh"
@@ -29,8 +22,7 @@ run_make() {
 if [ "$(realpath -m "$INST_BINDIR/$KSHARK_FRONT_NAME")" = "$(realpath -m "$REAL_KERNELSHARK")" ]; then
 	run_make install DESTDIR="$tmp/root" && fail "installed over $REAL_KERNELSHARK"
 	grep -q 'that is the real kernelshark' "$tmp/make.log" || fail "refusal: $(tail "$tmp/make.log")"
-	echo "SKIP: kshark-frontend: configured to install over the real KernelShark; make install refuses"
-	exit 77
+	skip "configured to install over the real KernelShark; make install refuses"
 fi
 
 root=$tmp/root

@@ -8,26 +8,18 @@
 # list calls it) must be one line, the frames of perf's chain (perf script
 # -D) from the top one on: a kernel_stack "=> ADDR" per kernel frame, the
 # user_stack events "=> 0xADDR" per user frame, 8 to an event.
-set -u
+. "$TOP_SRCDIR/tests/lib.sh"
 for tool in "${PERF:-}" "${PYTHON3:-}" "${KSHARK_TEST:-}" "${PERF2DAT:-}"; do
 	if [ -z "$tool" ] || [ ! -x "$tool" ]; then
-		echo "SKIP: kshark-info: perf, python3 and the libkshark test program are needed"
-		exit 77
+		skip "perf, python3 and the libkshark test program are needed"
 	fi
 done
 if [ ! -r "${KSHARK_PLUGIN:-}" ]; then
-	echo "SKIP: kshark-info: the KernelShark plugin is not built"
-	exit 77
+	skip "the KernelShark plugin is not built"
 fi
 dump="$(dirname "$KSHARK_TEST")/kshark-stacks"
 . "$TOP_SRCDIR/tests/integration/plugin-lock.sh"
 plugin_lock_shared
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: kshark-info: $*"
-	exit 1
-}
 in=$DATA/stacks.data
 "$PERF" script -f -D -i "$in" > "$tmp/dump" 2> "$tmp/err" ||
 	fail "perf script -D: $(tail -n 3 "$tmp/err")"

@@ -17,16 +17,10 @@
 # and this host's files are no fixture. Without --symfs, the kernel's names
 # come from the cache alike, and the only messages allowed are those
 # warnings about user files.
-set -u
+. "$TOP_SRCDIR/tests/lib.sh"
 for tool in "${PERF2DAT:-}" "${TRACE_CMD:-}" "${PERF:-}" "${PYTHON3:-}"; do
-	[ -n "$tool" ] && [ -x "$tool" ] || { echo "SKIP: ksyms: perf2dat, trace-cmd, perf and python3 are needed"; exit 77; }
+	[ -n "$tool" ] && [ -x "$tool" ] || skip "perf2dat, trace-cmd, perf and python3 are needed"
 done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: ksyms: $*"
-	exit 1
-}
 names="$DATA/../tools/names.py"
 ksyms=$DATA/ksyms.kallsyms
 id=7dd4ff0789e05e14285320129149da2555ca0bfc

@@ -5,15 +5,9 @@
 # has its SYNOPSIS line and its paragraph in the page, and the EXAMPLE
 # program of the page compiles against the uninstalled header and library
 # and converts a real recording.
-set -u
+. "$TOP_SRCDIR/tests/lib.sh"
 page=$TOP_SRCDIR/doc/libperf2dat.3.txt
 lib=$P2D_LIBDIR/libperf2dat.so
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: manpage: $*"
-	exit 1
-}
 [ -r "$lib" ] || fail "no $lib"
 nm -D --defined-only "$lib" | awk '$2 == "T" { sub(/@.*/, "", $3); print $3 }' | sort > "$tmp/exported"
 [ -s "$tmp/exported" ] || fail "nm found no exported function in $lib"

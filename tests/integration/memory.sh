@@ -7,19 +7,12 @@
 # symbols to embed) under 16 MiB for 150,000 symbols, the zstd writer
 # included. The table is made up here (no kallsyms of this host is read).
 # Not meaningful under ASan (its shadow memory): skipped there.
-set -u
-[ -n "${PYTHON3:-}" ] && [ -x "$PYTHON3" ] || { echo "SKIP: memory: python3 is needed"; exit 77; }
+. "$TOP_SRCDIR/tests/lib.sh"
+[ -n "${PYTHON3:-}" ] && [ -x "$PYTHON3" ] || skip "python3 is needed"
 PEAK_RSS=$TOP_BUILDDIR/tests/integration/peak-rss
 if [ -n "${P2D_SANITIZED:-}" ]; then
-	echo "SKIP: memory: a sanitizer build's peak is its shadow memory's"
-	exit 77
+	skip "a sanitizer build's peak is its shadow memory's"
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: memory: $*"
-	exit 1
-}
 prog=$PERF2DAT
 if [ -x "$(dirname "$PERF2DAT")/.libs/perf2dat" ]; then	# not libtool's wrapper script
 	prog="$(dirname "$PERF2DAT")/.libs/perf2dat"

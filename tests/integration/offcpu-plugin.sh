@@ -12,17 +12,7 @@
 # their counts and times (tests/tools/offcpu-view.py; perf script -s
 # tests/tools/offcpu-samples.py gives perf's side, as in offcpu.sh).
 # Skipped without the plugin or perf's Python engine.
-set -u
-
-name=offcpu-plugin
-skip() {
-	echo "SKIP: $name: $*"
-	exit 77
-}
-fail() {
-	echo "FAIL: $name: $*"
-	exit 1
-}
+. "$TOP_SRCDIR/tests/lib.sh"
 for tool in "${PERF:-}" "${PYTHON3:-}" "${KSHARK_TEST:-}"; do
 	[ -n "$tool" ] && [ -x "$tool" ] || skip "perf, python3 and the libkshark test program are needed"
 done
@@ -33,8 +23,6 @@ samples="$TOP_SRCDIR/tests/tools/offcpu-samples.py"
 check="$TOP_SRCDIR/tests/tools/offcpu-view.py"
 . "$TOP_SRCDIR/tests/integration/plugin-lock.sh"
 plugin_lock_shared
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/offcpu-plugin.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
 
 "$PERF" script -i "$DATA/offcpu-direct.data" -s "$samples" > "$tmp/probe" 2> "$tmp/err" ||
 	{ grep -q -i "python" "$tmp/err" &&
@@ -49,4 +37,4 @@ for file in offcpu-direct.data offcpu-batch.data offcpu-old.data; do
 	out=$("$PYTHON3" "$check" "$tmp/samples" "$tmp/view") || fail "$file: $out"
 	echo "$file: $out"
 done
-echo "PASS: $name"
+echo "PASS: $T"

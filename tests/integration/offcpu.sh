@@ -15,24 +15,12 @@
 # end (tests/tools/offcpu-check.py). trace-cmd report must read the file,
 # also as version 6 and compressed, without a word on stderr.
 # Reads files only: no root needed. Skipped without perf's Python engine.
-set -u
-
-name=offcpu
-skip() {
-	echo "SKIP: $name: $*"
-	exit 77
-}
-fail() {
-	echo "FAIL: $name: $*"
-	exit 1
-}
+. "$TOP_SRCDIR/tests/lib.sh"
 for tool in "${PERF:-}" "${PYTHON3:-}" "${TRACE_CMD:-}"; do
 	[ -n "$tool" ] && [ -x "$tool" ] || skip "perf, python3 and trace-cmd are needed"
 done
 samples="$TOP_SRCDIR/tests/tools/offcpu-samples.py"
 check="$TOP_SRCDIR/tests/tools/offcpu-check.py"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/offcpu.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
 
 "$PERF" script -i "$DATA/offcpu-direct.data" -s "$samples" > "$tmp/probe" 2> "$tmp/err" ||
 	{ grep -q -i "python" "$tmp/err" &&
@@ -84,4 +72,4 @@ grep -q "^perf2dat: 12 events (4 other samples, 8 stacks)" "$tmp/summary" &&
 	grep -q "end-of-run batch: 8 samples, 0.181303 s" "$tmp/summary" ||
 	fail "damaged raw data: $(cat "$tmp/summary")"
 echo "damaged raw data: $(grep -c . "$tmp/summary") lines, the sample skipped, the rest converted"
-echo "PASS: $name"
+echo "PASS: $T"

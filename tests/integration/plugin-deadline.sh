@@ -6,13 +6,11 @@
 # headless: libkshark and the plugin). The whole run is bounded by
 # timeout(1): a plugin that waits for ever on a converter that hangs fails
 # the test instead of hanging it. Skipped (77) when the plugin was not built.
-set -u
-name=plugin-deadline
+. "$TOP_SRCDIR/tests/lib.sh"
 if [ ! -x "${KSHARK_DEADLINE_TEST:-}" ] || [ ! -r "${KSHARK_PLUGIN:-}" ]; then
-	echo "SKIP: $name: the KernelShark plugin is not built (libkshark not found)"
-	exit 77
+	skip "the KernelShark plugin is not built (libkshark not found)"
 fi
-command -v timeout > /dev/null 2>&1 || { echo "FAIL: $name: timeout (coreutils) not found"; exit 1; }
+command -v timeout > /dev/null 2>&1 || fail "timeout (coreutils) not found"
 # not while make install relinks the plugin (the lock stays held by exec)
 . "$TOP_SRCDIR/tests/integration/plugin-lock.sh"
 plugin_lock_shared
@@ -21,5 +19,5 @@ export LD_LIBRARY_PATH
 # the hang takes 2 s, the rest a few seconds
 timeout -k 5 120 "$KSHARK_DEADLINE_TEST"
 st=$?
-[ "$st" -ne 124 ] && [ "$st" -ne 137 ] || { echo "FAIL: $name: still waiting after 120 s"; exit 1; }
+[ "$st" -ne 124 ] && [ "$st" -ne 137 ] || fail "still waiting after 120 s"
 exit $st

@@ -19,21 +19,13 @@
 # What the converter's own process does after its execve (libtool's
 # wrapper script, perf2dat's format probe) is not the loader's concern.
 # strace is required (.ci/packages): without it the test fails.
-set -u
-name=plugin-spawn
-fail() {
-	echo "FAIL: $name: $*"
-	exit 1
-}
+. "$TOP_SRCDIR/tests/lib.sh"
 if [ ! -x "${KSHARK_TEST:-}" ] || [ ! -r "${KSHARK_PLUGIN:-}" ]; then
-	echo "SKIP: $name: the KernelShark plugin is not built (libkshark not found)"
-	exit 77
+	skip "the KernelShark plugin is not built (libkshark not found)"
 fi
 command -v strace > /dev/null 2>&1 || fail "strace not found (Debian: strace; a CI package)"
 [ -x "${PERF2DAT_CONVERTER:-}" ] || fail "PERF2DAT_CONVERTER (the build tree's perf2dat) not set"
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/plugin-spawn.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
 # a recording whose conversion fails: the failing path spawns too
 { printf 'PERFILE2'; head -c 400 /dev/zero | tr '\0' '\245'; } > "$tmp/bad.data"
 
@@ -156,5 +148,5 @@ grep -qx "$tmp/bad.data: kshark_open() = -[0-9]*" "$tmp/out" ||
 	fail "bad.data did not fail: $(cat "$tmp/out")"
 grep -q "kernelshark perf2dat: $tmp/bad.data: conversion failed: .* exited with status 1" \
 	"$tmp/err" || fail "bad.data: no line from the plugin: $(cat "$tmp/err")"
-echo "$name: sample.data loaded and bad.data failed, through a spawned converter only"
+echo "$T: sample.data loaded and bad.data failed, through a spawned converter only"
 exit 0

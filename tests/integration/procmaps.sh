@@ -8,19 +8,12 @@
 # have recorded for its parent only (a forked child inherits them) or before
 # an exec (which replaces them). The frames' addresses are those of perf's own
 # call chains (perf script -D); perf prints them relative to their file.
-set -u
+. "$TOP_SRCDIR/tests/lib.sh"
 for tool in "${TRACE_CMD:-}" "${PERF:-}" "${PYTHON3:-}"; do
 	if [ -z "$tool" ] || [ ! -x "$tool" ]; then
-		echo "SKIP: procmaps: trace-cmd, perf and python3 are needed"
-		exit 77
+		skip "trace-cmd, perf and python3 are needed"
 	fi
 done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: procmaps: $*"
-	exit 1
-}
 for input in stacks.data mixed.data ksyms-sched.data ksyms-clock.data; do
 	"$PERF2DAT" -q -f --kallsyms none "$DATA/$input" -o "$tmp/out.dat" || fail "$input: conversion"
 	"$TRACE_CMD" dump --options "$tmp/out.dat" > "$tmp/options" 2>&1 || fail "$input: dump"

@@ -7,17 +7,11 @@
 # counts by tests/tools/self-counts.py --no-chains: --profile handles
 # sched_switch only when the file has a format of sched_wakeup, and counts
 # each switch out that a switch in of the same task ends.
-set -u
+. "$TOP_SRCDIR/tests/lib.sh"
 for tool in "${PERF2DAT:-}" "${TRACE_CMD:-}" "${PERF:-}" "${PYTHON3:-}"; do
 	[ -n "$tool" ] && [ -x "$tool" ] ||
-		{ echo "SKIP: profile-sched: perf2dat, trace-cmd, perf and python3 are needed"; exit 77; }
+		skip "perf2dat, trace-cmd, perf and python3 are needed"
 done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: profile-sched: $*"
-	exit 1
-}
 tools=$(cd "$(dirname "$0")/../tools" && pwd)
 in=$DATA/sched-record.data
 "$PERF2DAT" -q "$in" -o "$tmp/out.dat" 2> "$tmp/err" || fail "conversion: $(cat "$tmp/err")"

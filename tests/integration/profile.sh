@@ -11,19 +11,12 @@
 #   * trace-cmd report --profile attributes the blocked time of sched_switch
 #     to stacks of those symbols, per task;
 #   * trace-cmd hist shows stacks of those symbols.
-set -u
+. "$TOP_SRCDIR/tests/lib.sh"
 for tool in "${TRACE_CMD:-}" "${PERF:-}"; do
 	if [ -z "$tool" ] || [ ! -x "$tool" ]; then
-		echo "SKIP: profile: trace-cmd and perf are needed"
-		exit 77
+		skip "trace-cmd and perf are needed"
 	fi
 done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: profile: $*"
-	exit 1
-}
 in=$DATA/stacks.data
 "$PERF" script -f -D -i "$in" > "$tmp/dump" 2> /dev/null || fail "perf script -D"
 # the frames of the kernel parts: after PERF_CONTEXT_KERNEL (ffffffffffffff80)

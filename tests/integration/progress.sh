@@ -6,17 +6,10 @@
 # the summary; never drawn when standard error is not a terminal, with -q,
 # or for a conversion shorter than the delay (1 s; PERF2DAT_PROGRESS_DELAY=0
 # here, so that a small recording shows it).
-set -u
+. "$TOP_SRCDIR/tests/lib.sh"
 if ! command -v script > /dev/null; then
-	echo "SKIP: progress: script(1) is needed for a terminal"
-	exit 77
+	skip "script(1) is needed for a terminal"
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: progress: $*"
-	exit 1
-}
 cd "$tmp" || exit 1
 on_tty() {
 	# script(1) gives the command a terminal; its transcript is what the terminal got

@@ -6,14 +6,8 @@
 # directory, so they are linked again when it changes: install-dirs.stamp)
 # and the installed programs load the installed library. Done on a copy of
 # this build tree (the objects are reused: only the links are redone).
-set -u
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: reprefix: $*"
-	exit 1
-}
-[ "$TOP_BUILDDIR" = "$TOP_SRCDIR" ] || { echo "SKIP: reprefix: needs an in-tree build"; exit 77; }
+. "$TOP_SRCDIR/tests/lib.sh"
+[ "$TOP_BUILDDIR" = "$TOP_SRCDIR" ] || skip "needs an in-tree build"
 . "$TOP_SRCDIR/tests/integration/plugin-lock.sh"
 args=$(cd "$TOP_BUILDDIR" && ./config.status --config) || fail "config.status --config"
 # the tree, without the logs of the running tests and without git

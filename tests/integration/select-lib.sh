@@ -8,7 +8,7 @@
 # selection (-e) is checked against perf script's full output less the
 # events that were not selected.
 #
-# The caller sets $tmp and defines fail MESSAGE and
+# The caller sources tests/lib.sh first ($tmp, fail, skip) and defines
 # convert OPTIONS... INPUT -o OUTPUT (exit status of the converter).
 
 FIELDS="-F trace:comm,tid,cpu,time,event,trace --ns"
@@ -17,8 +17,7 @@ FIELDS="-F trace:comm,tid,cpu,time,event,trace --ns"
 need_tools() {
 	for tool in "${TRACE_CMD:-}" "${PERF:-}" "${PYTHON3:-}"; do
 		if [ -z "$tool" ] || [ ! -x "$tool" ]; then
-			echo "SKIP: $1: trace-cmd, perf and python3 are needed"
-			exit 77
+			skip "trace-cmd, perf and python3 are needed"
 		fi
 	done
 }

@@ -4,13 +4,7 @@
 # perf2dat's selection options (-e, --cpu, --time, --pid, --tid) against
 # perf script given the same selection (tests/select-lib.sh), and the summary
 # line's count of the events left out.
-set -u
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: select: $*"
-	exit 1
-}
+. "$TOP_SRCDIR/tests/lib.sh"
 # perf runs isolated (tests/tools/perf-isolated: an empty --symfs): so does
 # perf2dat, whose user addresses then stay numbers, as perf shows them
 mkdir -p "$tmp/none"
@@ -18,7 +12,7 @@ convert() {
 	"$PERF2DAT" -q --symfs "$tmp/none" "$@"
 }
 . "$TOP_SRCDIR/tests/integration/select-lib.sh"
-need_tools select
+need_tools
 
 run_selection_checks
 

@@ -13,27 +13,19 @@
 # The call tree must have, for every path from an outermost caller, as many
 # samples as perf's chains that start with that path, and for sched_switch
 # samples the time until perf script shows the task switched in again.
-set -u
+. "$TOP_SRCDIR/tests/lib.sh"
 for tool in "${PERF:-}" "${PYTHON3:-}" "${KSHARK_TEST:-}"; do
 	if [ -z "$tool" ] || [ ! -x "$tool" ]; then
-		echo "SKIP: stack-view: perf, python3 and the libkshark test program are needed"
-		exit 77
+		skip "perf, python3 and the libkshark test program are needed"
 	fi
 done
 if [ ! -r "${KSHARK_PLUGIN:-}" ]; then
-	echo "SKIP: stack-view: the KernelShark plugin is not built"
-	exit 77
+	skip "the KernelShark plugin is not built"
 fi
 dump="$(dirname "$KSHARK_TEST")/kshark-stacks"
 # not while make install relinks the plugin
 . "$TOP_SRCDIR/tests/integration/plugin-lock.sh"
 plugin_lock_shared
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: stack-view: $*"
-	exit 1
-}
 mkdir -p "$tmp/empty" "$tmp/root/tmp/perf2dat-unwind"
 cp "$DATA/unwind/prog" "$tmp/root/tmp/perf2dat-unwind/prog"
 ks="$DATA/ksyms.kallsyms"

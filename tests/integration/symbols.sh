@@ -4,13 +4,7 @@
 # libperf2dat.so exports exactly the header's P2D_API functions, each under
 # a version node of src/libperf2dat.map (nm --with-symbol-versions -D), and
 # the map's global names are that same set.
-set -u
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: symbols: $*"
-	exit 1
-}
+. "$TOP_SRCDIR/tests/lib.sh"
 lib=$P2D_LIBDIR/libperf2dat.so
 map=$TOP_SRCDIR/src/libperf2dat.map
 [ -r "$lib" ] || fail "no $lib"

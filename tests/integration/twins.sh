@@ -25,23 +25,21 @@
 # other byte order at all (pipe-mode evsels never get needs_swap), so the
 # pipe-mode twin is checked after `perf-rewrite.py --to-file` re-frames it
 # as a file-mode perf.data (byte for byte, nothing swapped).
-set -u
+. "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/lib.sh"
 
 here=$(cd "$(dirname "$0")" && pwd)
 DATA=${DATA:-$here/../data}
 TOOL=$here/../tools/perf-rewrite.py
 for tool in "${PERF:-}" "${PYTHON3:-}"; do
 	if [ -z "$tool" ] || [ ! -x "$tool" ]; then
-		echo "SKIP: twins: perf and python3 are needed"
-		exit 77
+		skip "perf and python3 are needed"
 	fi
 done
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 failed=0
 fields="-F trace:comm,tid,cpu,time,event,trace --ns"
 
+# lib.sh's fail, but the other cases still run: the status at the end
 fail() {
 	echo "FAIL: twins: $*"
 	failed=1

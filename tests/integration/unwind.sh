@@ -7,16 +7,10 @@
 # user frame, never a wrong one, and the summary counts the stacks cut
 # short; missing altogether, likewise. Unwinding the right file is compared
 # with perf by tests/e2e/unwind-*.e2e.
-set -u
+. "$TOP_SRCDIR/tests/lib.sh"
 for tool in "${PERF2DAT:-}" "${TRACE_CMD:-}" "${PYTHON3:-}"; do
-	[ -n "$tool" ] && [ -x "$tool" ] || { echo "SKIP: unwind: perf2dat, trace-cmd and python3 are needed"; exit 77; }
+	[ -n "$tool" ] && [ -x "$tool" ] || skip "perf2dat, trace-cmd and python3 are needed"
 done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: unwind: $*"
-	exit 1
-}
 in=$DATA/unwind.data
 mkdir -p "$tmp/good/tmp/perf2dat-unwind" "$tmp/changed/tmp/perf2dat-unwind" "$tmp/cache" \
 	"$tmp/missing"
