@@ -22,16 +22,7 @@
 # once its pid is gone. No interval, no S or no D one, or none woken by a
 # task perf shows as -1, is a failure.
 # Needs a perf that records here (root): skipped otherwise.
-set -u
-name=blocked
-skip() {
-	echo "SKIP: $name: $*"
-	exit 77
-}
-fail() {
-	echo "FAIL: $name: $*"
-	exit 1
-}
+. "$TOP_SRCDIR/tests/lib.sh"
 for tool in "${PERF_REAL:-}" "${PYTHON3:-}" "${KSHARK_TEST:-}"; do
 	[ -n "$tool" ] && [ -x "$tool" ] || skip "perf, python3 and the libkshark test program are needed"
 done
@@ -43,8 +34,6 @@ check="$TOP_SRCDIR/tests/tools/sched-intervals.py"
 wakers="$TOP_SRCDIR/tests/tools/sched-wakers.py"
 . "$TOP_SRCDIR/tests/integration/plugin-lock.sh"
 plugin_lock_shared
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/blocked.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
 # perf's build-id cache (the kernel symbols of the recordings) is private
 # to the test: perf record fills it, perf script and the plugin's
 # converter read it
@@ -101,4 +90,4 @@ check() {
 check stacks.data yes
 check sched.data yes
 check nostacks.data no
-echo "PASS: $name"
+echo "PASS: $T"

@@ -13,22 +13,19 @@
 # name, cut to 15 characters (bpftrace 0.17 of Debian 12: sys_enter_clock).
 # Needs root, bpftrace and a kernel that shows its addresses: skipped
 # otherwise.
-set -u
+. "$TOP_SRCDIR/tests/lib.sh"
 for tool in "${PERF2DAT:-}" "${TRACE_CMD:-}" "${PERF_REAL:-}" "${PYTHON3:-}"; do
-	[ -n "$tool" ] && [ -x "$tool" ] || { echo "SKIP: bpf-names: perf2dat, trace-cmd, perf and python3 are needed"; exit 77; }
+	[ -n "$tool" ] && [ -x "$tool" ] || skip "perf2dat, trace-cmd, perf and python3 are needed"
 done
-command -v bpftrace > /dev/null 2>&1 || { echo "SKIP: bpf-names: bpftrace is not installed"; exit 77; }
-[ "$(id -u)" -eq 0 ] || { echo "SKIP: bpf-names: loading a BPF program needs root"; exit 77; }
+command -v bpftrace > /dev/null 2>&1 || skip "bpftrace is not installed"
+[ "$(id -u)" -eq 0 ] || skip "loading a BPF program needs root"
 if ! head -n 1 /proc/kallsyms 2> /dev/null | grep -qv '^0* '; then
-	echo "SKIP: bpf-names: the running kernel hides its addresses (kernel.kptr_restrict)"
-	exit 77
+	skip "the running kernel hides its addresses (kernel.kptr_restrict)"
 fi
-tmp=$(mktemp -d)
 bt=
-trap '[ -z "$bt" ] || kill "$bt" 2> /dev/null; wait; rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: bpf-names: $*"
-	exit 1
+t_cleanup() {
+	[ -z "$bt" ] || kill "$bt" 2> /dev/null
+	wait
 }
 export HOME="$tmp/home" PERF_CONFIG=/dev/null
 mkdir -p "$HOME"
@@ -37,7 +34,7 @@ timeout 120 bpftrace -e 'tracepoint:syscalls:sys_enter_clock_nanosleep { $i = 0;
 bt=$!
 i=0
 while ! grep -q '^Attaching' "$tmp/bt.log" && [ $i -lt 300 ]; do
-	kill -0 "$bt" 2> /dev/null || { echo "SKIP: bpf-names: bpftrace fails here: $(tail -n 1 "$tmp/bt.log")"; exit 77; }
+	kill -0 "$bt" 2> /dev/null || skip "bpftrace fails here: $(tail -n 1 "$tmp/bt.log")"
 	sleep 0.1
 	i=$((i + 1))
 done

@@ -26,32 +26,24 @@
 #  - a FIFO in its place: the conversion ends, with one warning.
 #
 # Needs root (chroot), gcc, objcopy, strip, readelf and ldd: skipped otherwise.
-set -u
-name=chroot-names
+. "$TOP_SRCDIR/tests/lib.sh"
 for tool in "${PERF2DAT:-}" "${TRACE_CMD:-}" "${PERF_REAL:-}" "${PYTHON3:-}"; do
 	[ -n "$tool" ] && [ -x "$tool" ] ||
-		{ echo "SKIP: $name: perf2dat, trace-cmd, perf and python3 are needed"; exit 77; }
+		skip "perf2dat, trace-cmd, perf and python3 are needed"
 done
 for tool in gcc objcopy strip readelf ldd chroot; do
-	command -v $tool > /dev/null 2>&1 || { echo "SKIP: $name: $tool is needed"; exit 77; }
+	command -v $tool > /dev/null 2>&1 || skip "$tool is needed"
 done
-[ "$(id -u)" -eq 0 ] || { echo "SKIP: $name: chroot needs root"; exit 77; }
+[ "$(id -u)" -eq 0 ] || skip "chroot needs root"
 . "$TOP_SRCDIR/tests/integration/perf-addr2line.sh"
-tmp=$(mktemp -d)
-[ -z "${KEEP:-}" ] || echo "$tmp"
+[ -z "${KEEP_TMP:-}" ] || echo "$tmp"
 pids=
-cleanup() {
+t_cleanup() {
 	for p in $pids; do kill "$p" 2> /dev/null; done
 	wait 2> /dev/null
-	[ -n "${KEEP:-}" ] || rm -rf "$tmp"
 }
-trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
-fail() {
-	echo "FAIL: $name: $*"
-	exit 1
-}
 export HOME="$tmp/home"
 unset PERF_BUILDID_DIR PERF2DAT_SYMFS PERF2DAT_KALLSYMS DEBUGINFOD_URLS
 mkdir -p "$HOME"
@@ -148,4 +140,4 @@ timeout 30 "$PERF2DAT" -f "$tmp/before.data" -o "$tmp/fifo.dat" > /dev/null 2> "
 	fail "a FIFO in the root: $? $(cat "$tmp/err")"
 [ "$(grep -c "warning: $root$dbg: .*not a regular file\|warning: .*$dbg.*FIFO" "$tmp/err")" = 1 ] ||
 	fail "a FIFO in the root: not one warning: $(cat "$tmp/err")"
-echo "PASS: $name: a chroot's frames under perf's names, from its root while it runs"
+echo "PASS: $T: a chroot's frames under perf's names, from its root while it runs"

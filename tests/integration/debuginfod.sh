@@ -27,16 +27,10 @@
 # Without libdebuginfod the option must be refused with one line; the test
 # then skips. Needs debuginfod and debuginfod-find (Debian: debuginfod),
 # trace-cmd, objcopy and strip.
-set -u
-p=debuginfod
-skip() {
-	echo "SKIP: $p: $*"
-	exit 77
-}
+. "$TOP_SRCDIR/tests/lib.sh"
 for tool in "${PERF2DAT:-}" "${TRACE_CMD:-}"; do
 	[ -n "$tool" ] && [ -x "$tool" ] || skip "perf2dat and trace-cmd are needed"
 done
-tmp=$(mktemp -d)
 server=
 # stop: end the server (SIGKILL when it misses SIGTERM: a signal another
 # thread takes, as one sent just after SIGCONT may be, leaves it in pause())
@@ -53,16 +47,10 @@ stop() {
 	wait "$server" 2> /dev/null
 	server=
 }
-cleanup() {
+t_cleanup() {
 	stop
-	rm -rf "$tmp"
 }
-trap cleanup EXIT
 trap 'exit 1' HUP INT TERM
-fail() {
-	echo "FAIL: $p: $*"
-	exit 1
-}
 in=$DATA/unwind.data
 bid=451401dea76803c059899154ec7225400393483c
 export PERF_BUILDID_DIR="$tmp/buildid"	# an empty build-id cache
@@ -275,4 +263,4 @@ LD_LIBRARY_PATH="$tmp/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$PERF2DAT" -f -
 	fail "noload: converted"
 [ "$(wc -l < "$tmp/noload.err")" -eq 1 ] || fail "noload: $(cat "$tmp/noload.err")"
 says noload "debuginfod: not available: .*libdebuginfod.so.1"
-echo "PASS: $p: user stacks unwound and named from a local debuginfod; a stopped one cost $hung s"
+echo "PASS: $T: user stacks unwound and named from a local debuginfod; a stopped one cost $hung s"

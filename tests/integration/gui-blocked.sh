@@ -18,12 +18,7 @@
 # the wake-up. The screenshot stays in $ARTIFACTS/gui-blocked.png.
 #
 # As root, KernelShark runs as "nobody" (as root it shows a modal warning).
-set -u
-name=gui-blocked
-skip() {
-	echo "SKIP: $name: $*"
-	exit 77
-}
+. "$TOP_SRCDIR/tests/lib.sh"
 [ "${KSHARK_FRONTEND_ENABLED:-no}" = yes ] || skip "the kernelshark front end is not configured"
 [ "${KSHARK_GUI_ENABLED:-no}" = yes ] || skip "the stack view is built without its Qt panel"
 [ -n "${REAL_KERNELSHARK:-}" ] && [ -x "$REAL_KERNELSHARK" ] || skip "kernelshark not found"
@@ -35,18 +30,15 @@ done
 gui_runas
 ARTIFACTS=${ARTIFACTS:-$PWD/tests/artifacts}
 mkdir -p "$ARTIFACTS" || exit 1
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/gui-blocked.XXXXXX") || exit 1
 xvfb_pid= ks_pid=
-cleanup() {
+t_cleanup() {
 	[ -n "$ks_pid" ] && kill "$ks_pid" 2> /dev/null
 	[ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2> /dev/null
 	wait 2> /dev/null
-	rm -rf "$tmp"
 }
-trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 fail() {
-	echo "FAIL: $name: $*"
+	echo "FAIL: $T: $*"
 	[ -f "$tmp/ks.log" ] && sed 's/^/  ks.log: /' "$tmp/ks.log"
 	exit 1
 }
@@ -182,4 +174,4 @@ print('panel: %s; blocked in %s; woken in %s, as perf script names them'
 PY
 	fail "the panel (OCR in $ARTIFACTS/gui-blocked.txt)"
 gui_stop_ks
-echo "PASS: $name"
+echo "PASS: $T"

@@ -19,12 +19,7 @@
 # KernelShark is started as "nobody" (as root it shows a modal warning over
 # everything). Skipped (77) without kernelshark, Xvfb, xdotool, tesseract,
 # ImageMagick or the plugin's Qt part.
-set -u
-name=gui-deadline
-skip() {
-	echo "SKIP: $name: $*"
-	exit 77
-}
+. "$TOP_SRCDIR/tests/lib.sh"
 
 KS=${KERNELSHARK:-}
 [ -n "$KS" ] || KS=$(command -v kernelshark 2> /dev/null) || KS=
@@ -43,7 +38,6 @@ gui_runas
 
 ARTIFACTS=${ARTIFACTS:-$PWD/tests/artifacts}
 mkdir -p "$ARTIFACTS" || exit 1
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/gui-dl.XXXXXX") || exit 1
 xvfb_pid= ks_pid= ks_job=
 
 stop_ks() {
@@ -58,17 +52,15 @@ stop_ks() {
 	[ -z "$ks_job" ] || wait "$ks_job" 2> /dev/null
 	ks_pid= ks_job=
 }
-cleanup() {
+t_cleanup() {
 	stop_ks
 	[ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2> /dev/null
 	wait 2> /dev/null
-	rm -rf "$tmp"
 }
-trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 
 fail() {
-	echo "FAIL: $name: $*"
+	echo "FAIL: $T: $*"
 	for log in "$tmp"/ks-*.log; do
 		[ -f "$log" ] && sed "s|^|  ${log##*/}: |" "$log"
 	done
@@ -222,5 +214,5 @@ n=$(left flood.sh)
 [ "$n" -eq 0 ] || fail "flood: $n processes of the converter are left"
 echo "flood: the converter stopped at the bound, KernelShark runs on"
 stop_ks
-echo "PASS: $name: KernelShark shows why the conversion stopped (screenshots in $ARTIFACTS)"
+echo "PASS: $T: KernelShark shows why the conversion stopped (screenshots in $ARTIFACTS)"
 exit 0

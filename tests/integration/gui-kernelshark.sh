@@ -15,13 +15,7 @@
 # that user can read them.
 #
 # Skipped (77) without kernelshark, Xvfb, ImageMagick or the built plugin.
-set -u
-
-name=gui-kernelshark
-skip() {
-	echo "SKIP: $name: $*"
-	exit 77
-}
+. "$TOP_SRCDIR/tests/lib.sh"
 
 KS=${KERNELSHARK:-}
 [ -n "$KS" ] || KS=$(command -v kernelshark 2> /dev/null) || KS=
@@ -36,14 +30,13 @@ lib=$(ls "$P2D_LIBDIR"/libperf2dat.so.* 2> /dev/null | head -n 1)
 # the converter itself, not libtool's wrapper script (it names the build tree)
 conv=$(dirname "$PERF2DAT")/.libs/perf2dat
 [ -x "$conv" ] || conv=$PERF2DAT
-[ -x "$conv" ] || { echo "FAIL: $name: no perf2dat program to convert with"; exit 1; }
+[ -x "$conv" ] || fail "no perf2dat program to convert with"
 
 . "$TOP_SRCDIR/tests/integration/gui-lib.sh"
 gui_runas
 
 ARTIFACTS=${ARTIFACTS:-$PWD/tests/artifacts}
 mkdir -p "$ARTIFACTS" || exit 1
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/gui-kernelshark.XXXXXX") || exit 1
 xvfb_pid= ks_pid= ks_job=
 
 stop_ks() {
@@ -60,17 +53,15 @@ stop_ks() {
 	[ -z "$ks_job" ] || wait "$ks_job" 2> /dev/null
 	ks_job=
 }
-cleanup() {
+t_cleanup() {
 	stop_ks
 	[ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2> /dev/null
 	wait 2> /dev/null
-	rm -rf "$tmp"
 }
-trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 
 fail() {
-	echo "FAIL: $name: $*"
+	echo "FAIL: $T: $*"
 	for log in "$tmp"/ks-*.log; do
 		[ -f "$log" ] && sed "s|^|  ${log##*/}: |" "$log"
 	done
@@ -212,6 +203,6 @@ sample_cols=$graph_cols
 # 3. samples of cpu-clock and call chains: perf:cpu_clock and stack events on the CPU rows
 graph mixed mixed.data kernelshark-mixed-perf-data.png --cpu 0,1
 
-echo "$name: the graphs of sample.data and mixed.data are drawn (task colours in $sample_cols" \
+echo "$T: the graphs of sample.data and mixed.data are drawn (task colours in $sample_cols" \
 	"and $graph_cols columns, bad file $bad_cols); screenshots in $ARTIFACTS"
 exit 0

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Sourced by the GUI tests (gui-kernelshark.sh, gui-stacks.sh,
-# gui-user-names.sh, gui-blocked.sh); they define skip() and fail() and a $tmp directory
-# first.
+# gui-user-names.sh, gui-blocked.sh), after tests/lib.sh: $tmp, skip, and
+# fail (which they define again to print KernelShark's log too).
 #
 # gui_runas: sets $runas, how KernelShark is started: as root it shows a
 # modal "running with Root privileges" warning over everything, so as root

@@ -14,12 +14,7 @@
 # reduced to perf2dat's short form, as tests/tools/user-names.py does). The
 # screenshot stays in $ARTIFACTS/gui-user-names.png (doc/stack-view-cxx.png
 # is one). Needs a perf that records here (root): skipped otherwise.
-set -u
-name=gui-user-names
-skip() {
-	echo "SKIP: $name: $*"
-	exit 77
-}
+. "$TOP_SRCDIR/tests/lib.sh"
 [ "${KSHARK_FRONTEND_ENABLED:-no}" = yes ] || skip "the kernelshark front end is not configured"
 [ "${KSHARK_GUI_ENABLED:-no}" = yes ] || skip "the stack view is built without its Qt panel"
 [ -n "${REAL_KERNELSHARK:-}" ] && [ -x "$REAL_KERNELSHARK" ] || skip "kernelshark not found"
@@ -32,18 +27,15 @@ done
 gui_runas
 ARTIFACTS=${ARTIFACTS:-$PWD/tests/artifacts}
 mkdir -p "$ARTIFACTS" || exit 1
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/gui-user-names.XXXXXX") || exit 1
 xvfb_pid= ks_pid=
-cleanup() {
+t_cleanup() {
 	[ -n "$ks_pid" ] && kill "$ks_pid" 2> /dev/null
 	[ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2> /dev/null
 	wait 2> /dev/null
-	rm -rf "$tmp"
 }
-trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 fail() {
-	echo "FAIL: $name: $*"
+	echo "FAIL: $T: $*"
 	[ -f "$tmp/ks.log" ] && sed 's/^/  ks.log: /' "$tmp/ks.log"
 	exit 1
 }
@@ -79,8 +71,8 @@ for scale in 200 400; do
 	gui_ocr_dock ocr $scale
 	{ echo "--- read again at $scale%"; cat "$tmp/ocr-$scale.txt"; } >> "$tmp/ocr.txt"
 done
-cp "$tmp/ocr.png" "$ARTIFACTS/$name.png"
-cp "$tmp/ocr.txt" "$ARTIFACTS/$name.txt"
+cp "$tmp/ocr.png" "$ARTIFACTS/$T.png"
+cp "$tmp/ocr.txt" "$ARTIFACTS/$T.txt"
 gui_stop_ks
 
 . "$TOP_SRCDIR/tests/integration/perf-addr2line.sh"
@@ -90,7 +82,7 @@ HOME=$tmp "$PERF_REAL" script -f -i "$tmp/cxx.data" -F time,ip,sym,dso --ns \
 perf_addr2line_gave_up "$tmp/perf.err" &&
 	fail "perf script's addr2line gave up: its names are not perf's rule's"
 oracle=$DATA/../tools/user-names.py
-"$PYTHON3" - "$tmp/ocr.txt" "$tmp/perf" "$oracle" <<'PY' || fail "the panel (OCR in $ARTIFACTS/$name.txt)"
+"$PYTHON3" - "$tmp/ocr.txt" "$tmp/perf" "$oracle" <<'PY' || fail "the panel (OCR in $ARTIFACTS/$T.txt)"
 import importlib.util, re, sys
 spec = importlib.util.spec_from_file_location('user_names', sys.argv[3])
 un = importlib.util.module_from_spec(spec)
@@ -134,4 +126,4 @@ if not cxx or 'start_thread' not in want or missing:
     sys.exit(1)
 print('panel: sample %s, frames %s as perf script names them' % (when, ', '.join(want)))
 PY
-echo "PASS: $name"
+echo "PASS: $T"

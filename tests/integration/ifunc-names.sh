@@ -24,32 +24,24 @@
 #
 # Needs root, uprobes, gcc, readelf, objdump and a libc whose
 # __mempcpy_chk is an ifunc (x86_64): skipped otherwise.
-set -u
-name=ifunc-names
+. "$TOP_SRCDIR/tests/lib.sh"
 for tool in "${PERF2DAT:-}" "${TRACE_CMD:-}" "${PERF_REAL:-}" "${PYTHON3:-}"; do
 	[ -n "$tool" ] && [ -x "$tool" ] ||
-		{ echo "SKIP: $name: perf2dat, trace-cmd, perf and python3 are needed"; exit 77; }
+		skip "perf2dat, trace-cmd, perf and python3 are needed"
 done
 for tool in gcc readelf objdump ldd; do
-	command -v $tool > /dev/null 2>&1 || { echo "SKIP: $name: $tool is needed"; exit 77; }
+	command -v $tool > /dev/null 2>&1 || skip "$tool is needed"
 done
-[ "$(id -u)" -eq 0 ] || { echo "SKIP: $name: perf probe (uprobes) needs root"; exit 77; }
+[ "$(id -u)" -eq 0 ] || skip "perf probe (uprobes) needs root"
 . "$TOP_SRCDIR/tests/integration/perf-addr2line.sh"
-tmp=$(mktemp -d)
-[ -z "${KEEP:-}" ] || echo "$tmp"
+[ -z "${KEEP_TMP:-}" ] || echo "$tmp"
 group=p2difunc$$
 probed=
-cleanup() {
+t_cleanup() {
 	[ -z "$probed" ] || "$PERF_REAL" probe -q -d "$group:*" > /dev/null 2>&1
-	[ -n "${KEEP:-}" ] || rm -rf "$tmp"
 }
-trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
-fail() {
-	echo "FAIL: $name: $*"
-	exit 1
-}
 export HOME="$tmp/home"
 unset PERF_BUILDID_DIR PERF2DAT_SYMFS PERF2DAT_KALLSYMS DEBUGINFOD_URLS LD_BIND_NOW
 mkdir -p "$HOME"
@@ -63,7 +55,7 @@ libc=$(ldd "$tmp/ifunc" | awk '$1 ~ /^libc\.so/ { print $3 }')
 # the resolver: the IFUNC symbol's value and size (.dynsym)
 # shellcheck disable=SC2046
 set -- $(readelf -W --dyn-syms "$libc" | awk '$4 == "IFUNC" && $8 ~ /^__mempcpy_chk@@/ { print $2, $3; exit }')
-[ $# -eq 2 ] || { echo "SKIP: $name: __mempcpy_chk is no ifunc in $libc"; exit 77; }
+[ $# -eq 2 ] || skip "__mempcpy_chk is no ifunc in $libc"
 start=$((0x$1)) size=$(($2))
 [ "$size" -gt 0 ] || fail "__mempcpy_chk has no size in $libc"
 addrs=$(objdump -d --start-address=$start --stop-address=$((start + size)) "$libc" |
@@ -79,12 +71,12 @@ done
 probed=yes
 if ! "$PERF_REAL" probe -q -x "$libc" "$@" > "$tmp/probe.log" 2>&1; then
 	# perf adds all or none: the entry alone then
-	echo "$name: not every instruction takes a uprobe ($(tail -n 1 "$tmp/probe.log")): the entry only"
+	echo "$T: not every instruction takes a uprobe ($(tail -n 1 "$tmp/probe.log")): the entry only"
 	addrs=$entry
 	"$PERF_REAL" probe -q -x "$libc" -a "$group:a${entry}p$$=0x$entry" > "$tmp/probe.log" 2>&1 ||
-		{ echo "SKIP: $name: no uprobe here: $(tail -n 1 "$tmp/probe.log")"; exit 77; }
+		skip "no uprobe here: $(tail -n 1 "$tmp/probe.log")"
 fi
-echo "$name: $(echo "$addrs" | wc -w) instructions of __mempcpy_chk's resolver at 0x$entry in $libc probed"
+echo "$T: $(echo "$addrs" | wc -w) instructions of __mempcpy_chk's resolver at 0x$entry in $libc probed"
 
 # check NAME ENV RECORD-ARGS...: record, convert, compare
 check() {
@@ -119,4 +111,4 @@ check() {
 check dwarf-now LD_BIND_NOW=1 --call-graph dwarf
 check dwarf-lazy "" --call-graph dwarf
 check fp "" -g
-echo "PASS: $name: frames in __mempcpy_chk's resolver as perf names them (unwound and frame pointers)"
+echo "PASS: $T: frames in __mempcpy_chk's resolver as perf names them (unwound and frame pointers)"

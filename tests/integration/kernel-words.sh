@@ -14,21 +14,15 @@
 # (tests/tools/names.py), and the user frame as perf prints it: [unknown].
 # Needs root (the kernel's addresses), gcc and an x86-64 kernel with a
 # do_nanosleep: skipped otherwise.
-set -u
+. "$TOP_SRCDIR/tests/lib.sh"
 for tool in "${PERF2DAT:-}" "${TRACE_CMD:-}" "${PERF_REAL:-}" "${PYTHON3:-}"; do
-	[ -n "$tool" ] && [ -x "$tool" ] || { echo "SKIP: kernel-words: perf2dat, trace-cmd, perf and python3 are needed"; exit 77; }
+	[ -n "$tool" ] && [ -x "$tool" ] || skip "perf2dat, trace-cmd, perf and python3 are needed"
 done
-[ "$(uname -m)" = x86_64 ] || { echo "SKIP: kernel-words: kfp.c is for x86-64"; exit 77; }
-command -v gcc > /dev/null 2>&1 || { echo "SKIP: kernel-words: gcc is not installed"; exit 77; }
-[ "$(id -u)" -eq 0 ] || { echo "SKIP: kernel-words: the kernel's addresses need root"; exit 77; }
+[ "$(uname -m)" = x86_64 ] || skip "kfp.c is for x86-64"
+command -v gcc > /dev/null 2>&1 || skip "gcc is not installed"
+[ "$(id -u)" -eq 0 ] || skip "the kernel's addresses need root"
 k=$(awk '$3 == "do_nanosleep" && $1 !~ /^0+$/ { print $1; exit }' /proc/kallsyms 2> /dev/null)
-[ -n "$k" ] || { echo "SKIP: kernel-words: no do_nanosleep address in /proc/kallsyms"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: kernel-words: $*"
-	exit 1
-}
+[ -n "$k" ] || skip "no do_nanosleep address in /proc/kallsyms"
 export HOME="$tmp/home" PERF_CONFIG=/dev/null
 mkdir -p "$HOME"
 gcc -O2 -fno-omit-frame-pointer -o "$tmp/kfp" "$DATA/kfp.c" || fail "gcc"

@@ -9,20 +9,13 @@
 # a HOME of this test's, and the running kernel). Skipped where the kernel
 # hides its addresses (kptr_restrict) or perf cannot record: tests/
 # integration/ksyms.sh covers the same paths with fixtures.
-set -u
+. "$TOP_SRCDIR/tests/lib.sh"
 for tool in "${PERF2DAT:-}" "${TRACE_CMD:-}" "${PERF_REAL:-}" "${PYTHON3:-}"; do
-	[ -n "$tool" ] && [ -x "$tool" ] || { echo "SKIP: ksyms-live: perf2dat, trace-cmd, perf and python3 are needed"; exit 77; }
+	[ -n "$tool" ] && [ -x "$tool" ] || skip "perf2dat, trace-cmd, perf and python3 are needed"
 done
 if ! head -n 1 /proc/kallsyms 2> /dev/null | grep -qv '^0* '; then
-	echo "SKIP: ksyms-live: the running kernel hides its addresses (kernel.kptr_restrict)"
-	exit 77
+	skip "the running kernel hides its addresses (kernel.kptr_restrict)"
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: ksyms-live: $*"
-	exit 1
-}
 export HOME="$tmp/home" PERF_CONFIG=/dev/null
 unset PERF_BUILDID_DIR
 mkdir -p "$HOME"
@@ -46,8 +39,7 @@ for events in "-e sched:sched_switch -e sched:sched_wakeup" "-e cpu-clock -F 100
 		# shellcheck disable=SC2086
 		if ! timeout 60 "$PERF_REAL" record -q -g $events -a $out -- sh -c "$work" \
 			> "$tmp/record.out" 2> "$tmp/record.log"; then
-			echo "SKIP: ksyms-live: perf record fails here: $(tail -n 1 "$tmp/record.log")"
-			exit 77
+			skip "perf record fails here: $(tail -n 1 "$tmp/record.log")"
 		fi
 		[ "$out" = "-o -" ] && mv "$tmp/record.out" "$tmp/$n.data"
 		"$PERF_REAL" script -f -i "$tmp/$n.data" -F time,event,ip,sym --ns > "$tmp/perf" \

@@ -17,23 +17,16 @@
 # those frames are left numbers), so at least one frame perf names so or
 # _init is required, and every frame perf2dat names NAME@plt is one perf
 # names so.
-set -u
-name=plt-names
+. "$TOP_SRCDIR/tests/lib.sh"
 for tool in "${PERF2DAT:-}" "${TRACE_CMD:-}" "${PERF_REAL:-}" "${PYTHON3:-}"; do
 	[ -n "$tool" ] && [ -x "$tool" ] ||
-		{ echo "SKIP: $name: perf2dat, trace-cmd, perf and python3 are needed"; exit 77; }
+		skip "perf2dat, trace-cmd, perf and python3 are needed"
 done
 for tool in gcc strip objcopy readelf; do
-	command -v $tool > /dev/null 2>&1 || { echo "SKIP: $name: $tool is needed"; exit 77; }
+	command -v $tool > /dev/null 2>&1 || skip "$tool is needed"
 done
-[ "$(uname -m)" = x86_64 ] || { echo "SKIP: $name: the PLT rule is checked on x86_64"; exit 77; }
-tmp=$(mktemp -d)
-[ -z "${KEEP:-}" ] || echo "$tmp"
-[ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: $name: $*"
-	exit 1
-}
+[ "$(uname -m)" = x86_64 ] || skip "the PLT rule is checked on x86_64"
+[ -z "${KEEP_TMP:-}" ] || echo "$tmp"
 export HOME="$tmp/home" PERF_BUILDID_DIR="$tmp/cache"
 mkdir -p "$HOME" "$tmp/cache"
 . "$TOP_SRCDIR/tests/integration/perf-addr2line.sh"
@@ -59,7 +52,7 @@ if build sec -fpie -pie -fcf-protection -Wl,-z,ibtplt 2> /dev/null &&
 	readelf -SW "$tmp/p-sec" | grep -q ' \.plt\.sec '; then
 	progs="$progs p-sec s-sec"
 else
-	echo "$name: no .plt.sec here (-z ibtplt)"
+	echo "$T: no .plt.sec here (-z ibtplt)"
 fi
 
 check() {	# check NAME PROGRAM MILLIONS PERF-RECORD-OPTIONS...
@@ -94,4 +87,4 @@ for p in $progs; do
 done
 check dwarf p-pie 50 --call-graph dwarf -F 1000
 [ "$total" -gt 0 ] || fail "perf names no frame in the stubs: nothing checked"
-echo "PASS: $name"
+echo "PASS: $T"

@@ -16,17 +16,11 @@
 # the kallsyms perf record keeps in the build-id cache of a HOME of this
 # test's). Nothing depends on this host's kernel symbols. Skipped only
 # where perf cannot record.
-set -u
+. "$TOP_SRCDIR/tests/lib.sh"
 for tool in "${PERF2DAT:-}" "${TRACE_CMD:-}" "${PERF_REAL:-}" "${PYTHON3:-}"; do
 	[ -n "$tool" ] && [ -x "$tool" ] ||
-		{ echo "SKIP: self-counts: perf2dat, trace-cmd, perf and python3 are needed"; exit 77; }
+		skip "perf2dat, trace-cmd, perf and python3 are needed"
 done
-tmp=$(mktemp -d)
-trap '[ -n "${KEEP_TMP:-}" ] || rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: self-counts: $*"
-	exit 1
-}
 export HOME="$tmp/home" PERF_CONFIG=/dev/null
 unset PERF_BUILDID_DIR
 mkdir -p "$HOME" "$tmp/empty"
@@ -49,8 +43,7 @@ record() {
 	shift
 	for try in 1 2 3; do
 		if ! timeout 120 "$PERF_REAL" "$@" > "$tmp/record.out" 2> "$tmp/record.log"; then
-			echo "SKIP: self-counts: perf cannot record here ($*): $(tail -n 1 "$tmp/record.log")"
-			exit 77
+			skip "perf cannot record here ($*): $(tail -n 1 "$tmp/record.log")"
 		fi
 		"$PERF2DAT" -f "$tmp/$name.data" -o "$tmp/$name.dat" > "$tmp/$name.sum" 2> "$tmp/err" ||
 			fail "$name: conversion: $(cat "$tmp/err")"

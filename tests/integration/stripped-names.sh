@@ -17,21 +17,14 @@
 # offset of .text: the object "sink" and _start then share an offset in
 # the copy, and the name is _start's (perf sizes _start before it chooses
 # among symbols at one address).
-set -u
-name=stripped-names
+. "$TOP_SRCDIR/tests/lib.sh"
 for tool in "${PERF2DAT:-}" "${TRACE_CMD:-}" "${PERF_REAL:-}" "${PYTHON3:-}"; do
 	[ -n "$tool" ] && [ -x "$tool" ] ||
-		{ echo "SKIP: $name: perf2dat, trace-cmd, perf and python3 are needed"; exit 77; }
+		skip "perf2dat, trace-cmd, perf and python3 are needed"
 done
 for tool in strip objcopy; do
-	command -v $tool > /dev/null 2>&1 || { echo "SKIP: $name: $tool is needed"; exit 77; }
+	command -v $tool > /dev/null 2>&1 || skip "$tool is needed"
 done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: $name: $*"
-	exit 1
-}
 export HOME="$tmp/home" PERF_BUILDID_DIR="$tmp/cache"
 . "$TOP_SRCDIR/tests/integration/perf-addr2line.sh"
 perf_addr2line_config "$tmp"
@@ -45,7 +38,7 @@ cp "$DATA/unwind/prog" "$tmp/whole/tmp/perf2dat-unwind/prog" || exit 1
 strip -o "$root/tmp/perf2dat-unwind/prog" "$DATA/unwind/prog" &&
 	objcopy --only-keep-debug "$DATA/unwind/prog" \
 		"$root/usr/lib/debug/.build-id/45/${bid#45}.debug" || fail "strip, objcopy"
-echo "$name: $(strip --version | head -n 1)"
+echo "$T: $(strip --version | head -n 1)"
 
 "$PERF2DAT" -f --kallsyms none --symfs "$root" "$in" -o "$tmp/x.dat" > "$tmp/out" 2> "$tmp/err" ||
 	fail "perf2dat: $(cat "$tmp/err")"
@@ -69,5 +62,5 @@ n=$(wc -l < "$tmp/perf-ips")
 grep -q '_start$' "$tmp/perf-ips" || fail "perf names no sample _start: $(head -n 3 "$tmp/perf-ips")"
 diff "$tmp/perf-ips" "$tmp/our-ips" > "$tmp/diff" ||
 	fail "sample addresses named otherwise than perf names them: $(head -n 6 "$tmp/diff")"
-echo "$name: $n sample addresses named as perf names them"
-echo "PASS: $name"
+echo "$T: $n sample addresses named as perf names them"
+echo "PASS: $T"

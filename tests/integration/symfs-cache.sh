@@ -13,21 +13,14 @@
 #  3. the cache moved to ROOT/.debug: perf names them, and
 #     tests/tools/user-names.py compares its user frames with trace-cmd
 #     report's frame by frame.
-set -u
-name=symfs-cache
+. "$TOP_SRCDIR/tests/lib.sh"
 for tool in "${PERF2DAT:-}" "${TRACE_CMD:-}" "${PERF_REAL:-}" "${PYTHON3:-}"; do
 	[ -n "$tool" ] && [ -x "$tool" ] ||
-		{ echo "SKIP: $name: perf2dat, trace-cmd, perf and python3 are needed"; exit 77; }
+		skip "perf2dat, trace-cmd, perf and python3 are needed"
 done
-command -v gcc > /dev/null 2>&1 || { echo "SKIP: $name: gcc is needed"; exit 77; }
+command -v gcc > /dev/null 2>&1 || skip "gcc is needed"
 . "$TOP_SRCDIR/tests/integration/perf-addr2line.sh"
-tmp=$(mktemp -d)
-[ -z "${KEEP:-}" ] || echo "$tmp"
-[ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: $name: $*"
-	exit 1
-}
+[ -z "${KEEP_TMP:-}" ] || echo "$tmp"
 export HOME="$tmp/home"
 unset PERF_BUILDID_DIR PERF2DAT_SYMFS PERF2DAT_KALLSYMS DEBUGINFOD_URLS
 mkdir -p "$HOME" "$tmp/root"
@@ -36,8 +29,7 @@ perf_addr2line_config "$tmp"
 gcc -O1 -g -fno-omit-frame-pointer -o "$tmp/prog" "$DATA/usyms/chrooted.c" || fail "gcc"
 if ! timeout 60 "$PERF_REAL" record -q -g -F 2000 -o "$tmp/in.data" -- "$tmp/prog" 1 \
 	> "$tmp/record.log" 2>&1; then
-	echo "SKIP: $name: perf record fails here: $(tail -n 1 "$tmp/record.log")"
-	exit 77
+	skip "perf record fails here: $(tail -n 1 "$tmp/record.log")"
 fi
 ls "$HOME/.debug/$tmp/prog/"*/elf > /dev/null 2>&1 ||
 	fail "perf record put no copy of the program in its cache ($HOME/.debug)"
@@ -79,4 +71,4 @@ convert root
 	fail "root: $(cat "$tmp/names")"
 [ "$ours" -gt 0 ] || fail "root: no frame of the program named"
 echo "root: ROOT/.debug: $ours frames of the program named (perf: $perf_named); $(cat "$tmp/names")"
-echo "PASS: $name"
+echo "PASS: $T"

@@ -24,24 +24,17 @@
 #
 # Needs a perf that can record here (root, or perf_event_paranoid <= 1):
 # skipped otherwise.
-set -u
+. "$TOP_SRCDIR/tests/lib.sh"
 for tool in "${PERF2DAT:-}" "${TRACE_CMD:-}" "${PERF_REAL:-}" "${PERF:-}" "${PYTHON3:-}"; do
 	[ -n "$tool" ] && [ -x "$tool" ] ||
-		{ echo "SKIP: unwind-live: perf2dat, trace-cmd, perf and python3 are needed"; exit 77; }
+		skip "perf2dat, trace-cmd, perf and python3 are needed"
 done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: unwind-live: $*"
-	exit 1
-}
 export HOME="$tmp/home" PERF_CONFIG=/dev/null
 mkdir -p "$HOME" "$tmp/data"
 ln -s "$TOP_SRCDIR/tests/tools" "$tmp/tools"
 if ! timeout 120 "$PERF_REAL" record -q --call-graph dwarf --sample-cpu -o "$tmp/data/ls.data" \
 	-- ls -R /usr/share/doc > /dev/null 2> "$tmp/record.log"; then
-	echo "SKIP: unwind-live: perf record fails here: $(tail -n 1 "$tmp/record.log")"
-	exit 77
+	skip "perf record fails here: $(tail -n 1 "$tmp/record.log")"
 fi
 # the files of the executable mappings perf recorded
 "$PERF_REAL" script -f -i "$tmp/data/ls.data" --show-mmap-events -F comm 2> /dev/null |

@@ -19,17 +19,11 @@
 #
 # Needs a perf that can record here (root, or perf_event_paranoid <= 1) and
 # a C compiler: skipped otherwise.
-set -u
+. "$TOP_SRCDIR/tests/lib.sh"
 for tool in "${PERF2DAT:-}" "${TRACE_CMD:-}" "${PERF_REAL:-}" "${PERF:-}" "${PYTHON3:-}"; do
 	[ -n "$tool" ] && [ -x "$tool" ] ||
-		{ echo "SKIP: unwind-vdso: perf2dat, trace-cmd, perf and python3 are needed"; exit 77; }
+		skip "perf2dat, trace-cmd, perf and python3 are needed"
 done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: unwind-vdso: $*"
-	exit 1
-}
 export HOME="$tmp/home" PERF_CONFIG=/dev/null
 mkdir -p "$HOME" "$tmp/data"
 ln -s "$TOP_SRCDIR/tests/tools" "$tmp/tools"
@@ -61,20 +55,18 @@ EOF
 # where perf 6.1 and perf2dat once unwound one sample of 330 otherwise; the
 # workload is not what this test checks)
 ${CC:-cc} -O2 -g -o "$tmp/clock" "$tmp/clock.c" > "$tmp/cc.log" 2>&1 ||
-	{ echo "SKIP: unwind-vdso: no C compiler: $(tail -n 1 "$tmp/cc.log")"; exit 77; }
+	skip "no C compiler: $(tail -n 1 "$tmp/cc.log")"
 if ! timeout 60 "$PERF_REAL" record -q --call-graph dwarf --sample-cpu -o "$tmp/data/clock.data" \
 	-- "$tmp/clock" > /dev/null 2> "$tmp/record.log"; then
-	echo "SKIP: unwind-vdso: perf record fails here: $(tail -n 1 "$tmp/record.log")"
-	exit 77
+	skip "perf record fails here: $(tail -n 1 "$tmp/record.log")"
 fi
 "$PERF_REAL" buildid-list -i "$tmp/data/clock.data" > "$tmp/buildids" 2> /dev/null ||
 	fail "perf buildid-list failed"
 vdso=$(sed -n 's/^\([0-9a-f]*\) \[vdso\]$/\1/p' "$tmp/buildids")
 if [ -z "$vdso" ] && grep -q ' /tmp/perf-vdso\.so-' "$tmp/buildids"; then
 	# perf 7.2 lists the vDSO under the name of the copy it made to read it
-	echo "SKIP: unwind-vdso: this perf names the vDSO $(sed -n 's/^.* //p' "$tmp/buildids" |
+	skip "this perf names the vDSO $(sed -n 's/^.* //p' "$tmp/buildids" |
 		grep perf-vdso), not [vdso], in the recording's build ids"
-	exit 77
 fi
 [ -n "$vdso" ] || fail "the recording names no vDSO build id: $(cat "$tmp/buildids")"
 rest=${vdso#??}

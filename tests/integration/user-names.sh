@@ -26,22 +26,16 @@
 # Needs g++ and a perf that can record here (root, or perf_event_paranoid
 # <= 1): skipped otherwise. perf and perf2dat both read this machine's
 # libraries, which recorded.
-set -u
+. "$TOP_SRCDIR/tests/lib.sh"
 for tool in "${PERF2DAT:-}" "${TRACE_CMD:-}" "${PERF_REAL:-}" "${PYTHON3:-}" "${KSHARK_TEST:-}"; do
 	[ -n "$tool" ] && [ -x "$tool" ] ||
-		{ echo "SKIP: user-names: perf2dat, trace-cmd, perf, python3 and the libkshark test program are needed"; exit 77; }
+		skip "perf2dat, trace-cmd, perf, python3 and the libkshark test program are needed"
 done
-command -v g++ > /dev/null 2>&1 || { echo "SKIP: user-names: g++ is needed"; exit 77; }
-[ -r "${KSHARK_PLUGIN:-}" ] || { echo "SKIP: user-names: the KernelShark plugin is not built"; exit 77; }
+command -v g++ > /dev/null 2>&1 || skip "g++ is needed"
+[ -r "${KSHARK_PLUGIN:-}" ] || skip "the KernelShark plugin is not built"
 . "$TOP_SRCDIR/tests/integration/plugin-lock.sh"
 . "$TOP_SRCDIR/tests/integration/perf-addr2line.sh"
 plugin_lock_shared
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: user-names: $*"
-	exit 1
-}
 export HOME="$tmp/home"
 unset PERF_BUILDID_DIR PERF2DAT_SYMFS PERF2DAT_KALLSYMS
 mkdir -p "$HOME"
@@ -58,8 +52,7 @@ check() {
 	g++ -O1 -g $flags -o "$tmp/$name" "$src" || fail "$name: g++"
 	if ! timeout 60 "$PERF_REAL" record -q "$@" -o "$tmp/$name.data" "$tmp/$name" 100 \
 		> "$tmp/record.log" 2>&1; then
-		echo "SKIP: user-names: perf record fails here: $(tail -n 1 "$tmp/record.log")"
-		exit 77
+		skip "perf record fails here: $(tail -n 1 "$tmp/record.log")"
 	fi
 	"$PERF2DAT" -f "$tmp/$name.data" -o "$tmp/$name.dat" > "$tmp/$name.out" 2> "$tmp/err" ||
 		fail "$name: $(cat "$tmp/err")"
