@@ -9,7 +9,9 @@
 #   are the recording's, not ours;
 # - the map matches the tree: README's list of files by stage names every
 #   file of src/lib, src/cmd and plugin/, and src/lib/p2d-local.h's stage
-#   list every file of src/lib.
+#   list every file of src/lib;
+# - every shell test of Makefile.am's HOSTILE_TESTS and INTEGRATION_TESTS
+#   sources tests/lib.sh first (tests/README).
 . "$TOP_SRCDIR/tests/lib.sh"
 cd "$TOP_SRCDIR" || fail "no $TOP_SRCDIR"
 
@@ -71,7 +73,20 @@ done
 checked "$n" "no file in src/lib, src/cmd and plugin/"
 [ -s "$tmp/unlisted" ] && fail "$(tr '\n' ' ' < "$tmp/unlisted")"
 
+# the shell tests of those lists (VAR = or += and its continuation lines),
+# each with tests/lib.sh as its first command
+awk '/^(HOSTILE|INTEGRATION)_TESTS[ \t]*[+]?=/ { on = 1 } on { print; if (!/\\$/) on = 0 }' \
+	Makefile.am | tr -s ' \t\\' '\n\n\n' | grep '\.sh$' | sort -u > "$tmp/shell-tests"
+checked "$(wc -l < "$tmp/shell-tests")" "no shell test in Makefile.am's HOSTILE_TESTS and INTEGRATION_TESTS"
+while read -r f; do
+	awk '!/^#/ && NF { print; exit }' "$f" 2> /dev/null |
+		grep -q '^\. ".*/tests/lib\.sh"$' || echo "$f"
+done < "$tmp/shell-tests" > "$tmp/no-lib"
+[ -s "$tmp/no-lib" ] &&
+	fail "shell tests that do not source tests/lib.sh first: $(tr '\n' ' ' < "$tmp/no-lib")"
+
 echo "house: $(wc -l < "$tmp/sources") source files, $(cat "$tmp/nfns") functions," \
 	"$(wc -l < "$tmp/strings") library strings against $(wc -l < "$tmp/flags") flags," \
-	"$n files of src/lib, src/cmd and plugin/ in the maps"
+	"$n files of src/lib, src/cmd and plugin/ in the maps," \
+	"$(wc -l < "$tmp/shell-tests") shell tests on tests/lib.sh"
 exit 0
