@@ -7,6 +7,7 @@
 #   names its option fields, "the kallsyms option"; the programs say
 #   "--kallsyms", cli-flags.c): perf's own flags ("perf record --threads")
 #   are the recording's, not ours;
+# - no Python function over 60 lines either (with python3);
 # - the map matches the tree: README's list of files by stage names every
 #   file of src/lib, src/cmd and plugin/, and src/lib/p2d-local.h's stage
 #   list every file of src/lib;
@@ -85,8 +86,28 @@ done < "$tmp/shell-tests" > "$tmp/no-lib"
 [ -s "$tmp/no-lib" ] &&
 	fail "shell tests that do not source tests/lib.sh first: $(tr '\n' ' ' < "$tmp/no-lib")"
 
+# Python functions (the .py files and the Python programs of bench/), by
+# their syntax tree: no more than 60 lines either
+[ -n "${PYTHON3:-}" ] && [ -x "$PYTHON3" ] ||
+	skip "python3 is needed for the Python functions (the other rules passed)"
+{ grep '\.py$' "$tmp/sources"; grep -l '^#!.*python' bench/* 2> /dev/null; } > "$tmp/python"
+"$PYTHON3" - "$tmp/python" > "$tmp/long-py" 2> "$tmp/npy" <<'PY'
+import ast, sys
+n = 0
+for path in open(sys.argv[1]).read().split():
+    for f in ast.walk(ast.parse(open(path).read(), path)):
+        if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            n += 1
+            if f.end_lineno - f.lineno + 1 > 60:
+                print("%s:%d: %s %d" % (path, f.lineno, f.name, f.end_lineno - f.lineno + 1))
+print(n, file=sys.stderr)
+PY
+checked "$(cat "$tmp/npy")" "no Python function found: $(head -c 300 "$tmp/npy")"
+[ -s "$tmp/long-py" ] && fail "Python functions over 60 lines: $(tr '\n' ' ' < "$tmp/long-py")"
+
 echo "house: $(wc -l < "$tmp/sources") source files, $(cat "$tmp/nfns") functions," \
 	"$(wc -l < "$tmp/strings") library strings against $(wc -l < "$tmp/flags") flags," \
 	"$n files of src/lib, src/cmd and plugin/ in the maps," \
-	"$(wc -l < "$tmp/shell-tests") shell tests on tests/lib.sh"
+	"$(wc -l < "$tmp/shell-tests") shell tests on tests/lib.sh," \
+	"$(cat "$tmp/npy") Python functions of $(wc -l < "$tmp/python") files"
 exit 0
