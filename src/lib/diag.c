@@ -116,6 +116,9 @@ int p2d_error(struct p2d_diag *d, uint64_t off, int err, const char *fmt, ...)
 _Static_assert(P2D_ONCE_NR <= 32, "p2d_diag.once has a bit for each");
 
 static void vwarn(struct p2d_diag *d, uint64_t off, const char *fmt, va_list ap)
+	P2D_PRINTF(3, 0);
+
+static void vwarn(struct p2d_diag *d, uint64_t off, const char *fmt, va_list ap)
 {
 	char msg[900];
 
