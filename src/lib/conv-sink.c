@@ -338,9 +338,9 @@ static int resolve(struct p2d_conv *cv, bool has_pid)
 	return p2d_select_resolve(cv->select, &cv->diag, &cv->meta, cv->tracing, has_pid);
 }
 
-static int sink_event(void *ctx, const struct p2d_event *ev)
+/* A decoded sample, or a tracepoint sample the short path leaves (sink_samples()) */
+static int sink_event(struct p2d_conv *cv, const struct p2d_event *ev)
 {
-	struct p2d_conv *cv = ctx;
 	int ret;
 
 	if (!(++cv->events_read % CANCEL_EVERY)) {
@@ -377,14 +377,14 @@ alone:
 	return 0;
 }
 
-/* sink_tracepoints() may take its short path */
+/* sink_samples() may take its short path */
 static bool short_path(const struct p2d_conv *cv)
 {
 	return cv->tracing && cv->resolved && !cv->swap_payload && !p2d_select_active(cv->select);
 }
 
-/* Events sink_tracepoints() let through, @t[0 .. @n - 1], to the queue */
-static int queue_tps(struct p2d_conv *cv, const struct p2d_tp_event *t, size_t n)
+/* Events sink_samples() let through, @t[0 .. @n - 1], to the queue */
+static int queue_tps(struct p2d_conv *cv, const struct p2d_sample_entry *t, size_t n)
 {
 	size_t done;
 	int ret = p2d_reorder_add_tps(cv->queue, t, n, &done);
@@ -407,17 +407,18 @@ static bool round_in_run(const struct p2d_conv *cv)
 }
 
 /*
- * Tracepoint samples in a row (p2d_rd_fast_samples()): as sink_event() for
- * each, with what is the same for all of them looked at once, and queued
- * straight from @t. An event the short path does not cover (before the
- * formats or the selection are settled, with a selection, in another byte
- * order, on a CPU out of range, of an id without a format, or the one
- * that looks at cancel) goes through sink_event(). The ends of rounds
- * between them go to the queue with them when sink_round() would make
- * the queue's release lazy and nothing is cancelled; else through
- * sink_round().
+ * Samples in a row (&p2d_sample_entry), the one road every sample takes:
+ * the tracepoint samples of p2d_rd_fast_samples() as sink_event() would
+ * take each, with what is the same for all of them looked at once, and
+ * queued straight from @t. A sample the short path does not cover (a
+ * decoded one, one before the formats or the selection are settled, with
+ * a selection, in another byte order, on a CPU out of range, of an id
+ * without a format, or the one that looks at cancel) goes through
+ * sink_event(). The ends of rounds between them go to the queue with them
+ * when sink_round() would make the queue's release lazy and nothing is
+ * cancelled; else through sink_round().
  */
-static int sink_tracepoints(void *ctx, const struct p2d_tp_event *t, size_t n, bool swap)
+static int sink_samples(void *ctx, const struct p2d_sample_entry *t, size_t n, bool swap)
 {
 	static const uint8_t no_fields[(UINT16_MAX + 1) / 8];	/* no ksyms map: none has */
 	struct p2d_conv *cv = ctx;
@@ -427,6 +428,9 @@ static int sink_tracepoints(void *ctx, const struct p2d_tp_event *t, size_t n, b
 	size_t i = 0, start = 0, end, rounds;
 	int ret;
 
+	/* p2d_sink_sample()'s (the loop would leave it at once) */
+	if (n == 1 && t->len == P2D_ENTRY_EVENT)
+		return sink_event(cv, t->ev);
 	for (;;) {
 		/* t[start .. i - 1] take the short path; the event at @end looks at cancel */
 		end = short_path(cv) ? i + CANCEL_EVERY - 1 - cv->events_read % CANCEL_EVERY : i;
@@ -436,11 +440,11 @@ static int sink_tracepoints(void *ctx, const struct p2d_tp_event *t, size_t n, b
 		known = cv->tracing ? cv->tracing->known : NULL;
 		fields = cv->ksyms_map ? cv->ksyms_map : no_fields;
 		for (rounds = 0; i < end; i++) {
-			const struct p2d_tp_event *e = &t[i];
+			const struct p2d_sample_entry *e = &t[i];
 
 			if (e->cpu >= P2D_MAX_CPUS || e->len < 8) {
-				/* an end of round (@raw NULL) stays in the run when lazy */
-				if (e->raw || !round_in_run(cv))
+				/* an end of round (@raw NULL, @len 0) stays in the run when lazy */
+				if (e->raw || e->len || !round_in_run(cv))
 					break;
 				rounds++;
 				if (end < n)
@@ -461,8 +465,10 @@ static int sink_tracepoints(void *ctx, const struct p2d_tp_event *t, size_t n, b
 		/* the ones before it are queued first */
 		if (i > start && (ret = queue_tps(cv, t + start, i - start)))
 			return ret;
-		if (t[i].raw) {
-			p2d_tp_to_event(&t[i], swap, &ev);
+		if (t[i].len == P2D_ENTRY_EVENT) {
+			ret = sink_event(cv, t[i].ev);
+		} else if (t[i].raw) {
+			p2d_entry_to_event(&t[i], swap, &ev);
 			ret = sink_event(cv, &ev);
 		} else {
 			ret = sink_round(cv);
@@ -695,8 +701,7 @@ const struct p2d_sink_ops p2d_conv_sink = {
 	.meta		= sink_meta,
 	.tracing	= sink_tracing,
 	.source		= sink_source,
-	.event		= sink_event,
-	.tracepoints	= sink_tracepoints,
+	.samples	= sink_samples,
 	.lost		= sink_lost,
 	.round		= sink_round,
 	.sideband	= sink_sideband,

@@ -132,7 +132,7 @@ struct p2d_reader {
 	uint32_t		announced;
 	struct p2d_clock_vote	clocks[P2D_RD_CLOCKS];
 	uint32_t		nr_clocks;
-	struct p2d_tp_event	batch[P2D_RD_BATCH];
+	struct p2d_sample_entry batch[P2D_RD_BATCH];
 };
 
 /* Hand the tracing data (malloc()ed, given away) to the sink */

@@ -177,37 +177,20 @@ static int rec_sample(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 	s.ev.off = c->base;
 	s.ev.kernel_ip = !offcpu &&
 			 (misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
-	return r->sink->ops->event(r->sink->ctx, &s.ev);
+	return p2d_sink_sample(r->sink, &s.ev);
 }
 
 /* @n batched tracepoint samples (and ends of rounds) to the sink, in their order */
 static int deliver(struct p2d_reader *r, uint32_t n)
 {
-	const struct p2d_sink *sink = r->sink;
-	struct p2d_event ev;
-	uint32_t i;
-	int ret;
-
-	if (sink->ops->tracepoints)
-		return sink->ops->tracepoints(sink->ctx, r->batch, n, r->swap);
-	for (i = 0; i < n; i++) {
-		if (r->batch[i].raw) {
-			p2d_tp_to_event(&r->batch[i], r->swap, &ev);
-			ret = sink->ops->event(sink->ctx, &ev);
-		} else {
-			ret = sink->ops->round(sink->ctx);
-		}
-		if (ret)
-			return ret;
-	}
-	return 0;
+	return r->sink->ops->samples(r->sink->ctx, r->batch, n, r->swap);
 }
 
 /*
  * A FINISHED_ROUND among the samples, as p2d_rd_dispatch() counts it: in
- * the batch, after the samples before it (&p2d_tp_event)
+ * the batch, after the samples before it (&p2d_sample_entry)
  */
-static void round_between(struct p2d_reader *r, struct p2d_tp_event *t, uint64_t off)
+static void round_between(struct p2d_reader *r, struct p2d_sample_entry *t, uint64_t off)
 {
 	r->records++;
 	r->rec_count[P2D_REC_FINISHED_ROUND]++;
@@ -235,7 +218,7 @@ static inline __attribute__((always_inline)) int fast_samples(struct p2d_reader 
 		return 0;	/* rec_sample() tells the sink of the other events first */
 	while (len - done >= 8) {
 		const uint8_t *h = p + done, *body = h + 8;
-		struct p2d_tp_event *t;
+		struct p2d_sample_entry *t;
 		struct p2d_attr *a;
 
 		size = p2d_get16(h + 6, swap);
@@ -299,11 +282,11 @@ static inline __attribute__((always_inline)) int fast_samples(struct p2d_reader 
  * record loop's general path and handed to the sink in batches: the same
  * events, in the same order, as rec_sample() gives. The FINISHED_ROUND
  * records between them (a few events apart in some recordings) go to the
- * sink here too, in the batches (&p2d_tp_event), which the sink's
- * tracepoints callback takes as rec_round() would give them (when it has
- * none: its round callback between the samples). It stops at the first
- * record that is anything else (or is cut, or malformed), which the record
- * loop then reads as before.
+ * sink here too, in the batches (&p2d_sample_entry), which the sink's
+ * samples callback takes as rec_round() would give them: the callback
+ * every sample goes to, a decoded one of rec_sample() in a batch of its
+ * own. It stops at the first record that is anything else (or is cut, or
+ * malformed), which the record loop then reads as before.
  *
  * Returns 0 or the sink's error.
  */

@@ -65,10 +65,10 @@ static inline __attribute__((always_inline)) bool run_floor(const struct p2d_reo
  * p2d_reorder_round_lazy()).
  */
 static __attribute__((noinline)) size_t add_tps_run(struct p2d_reorder *s,
-						   const struct p2d_tp_event *t, size_t n)
+						   const struct p2d_sample_entry *t, size_t n)
 {
 	uint32_t cpu = n ? t[0].cpu : UINT32_MAX;
-	const struct p2d_tp_event *x, *end;
+	const struct p2d_sample_entry *x, *end;
 	struct p2d_qentry *e;
 	uint64_t lo;
 	struct chunk *c;
@@ -136,7 +136,7 @@ static __attribute__((noinline)) size_t add_tps_run(struct p2d_reorder *s,
  * Returns 0, or p2d_reorder_add()'s or p2d_reorder_round_lazy()'s error
  * for entry *@done.
  */
-int p2d_reorder_add_tps(struct p2d_reorder *s, const struct p2d_tp_event *t, size_t n,
+int p2d_reorder_add_tps(struct p2d_reorder *s, const struct p2d_sample_entry *t, size_t n,
 			size_t *done)
 {
 	size_t i = 0;

@@ -58,7 +58,7 @@ void p2d_reorder_free(struct p2d_reorder *q) __hidden;
 void p2d_reorder_set_run(struct p2d_reorder *q, p2d_emit_run_fn emit_run) __hidden;
 int p2d_reorder_add(struct p2d_reorder *q, uint32_t cpu, uint64_t ts, const void *data,
 		    uint32_t len) __hidden;
-int p2d_reorder_add_tps(struct p2d_reorder *q, const struct p2d_tp_event *t, size_t n,
+int p2d_reorder_add_tps(struct p2d_reorder *q, const struct p2d_sample_entry *t, size_t n,
 			size_t *done) __hidden;
 int p2d_reorder_add_group(struct p2d_reorder *q, uint32_t cpu, uint64_t ts, const void *data,
 			  uint32_t len, uint32_t nr_events) __hidden;

@@ -86,39 +86,49 @@ struct p2d_event {
 };
 
 /**
- * struct p2d_tp_event - a tracepoint sample with nothing but its place and
- *	payload: what most samples of a tracepoint recording are, handed over
- *	in batches (&p2d_sink_ops tracepoints)
+ * struct p2d_sample_entry - a sample as the sink takes it, in batches
+ *	(&p2d_sink_ops samples): one of three kinds
  * @ts: timestamp in ns
- * @raw: the ftrace payload, in the recording's byte order
- * @len: payload bytes
+ * @raw: a tracepoint sample's ftrace payload, in the recording's byte order
+ * @len: its payload bytes; P2D_ENTRY_EVENT for a decoded sample
  * @cpu: CPU it was recorded on
- * @ids: the sample's u32 pid and tid, in the recording's byte order
+ * @ids: a tracepoint sample's u32 pid and tid, in the recording's byte order
+ * @ev: a decoded sample (@len P2D_ENTRY_EVENT)
  * @off: input offset of the record, for messages
  *
- * The same sample as a &p2d_event with @source P2D_TRACEPOINT, no call
- * chain, no registers and no user stack (p2d_tp_to_event()); the reader
- * batches only samples that carry their pid and tid. One with
- * @raw NULL (and @cpu UINT32_MAX, the rest 0 but @off) is no sample but
- * the end of a round between the others: what the sink's round callback
- * is told.
+ * What most samples of a tracepoint recording are, a tracepoint sample
+ * with nothing but its place and payload, is taken where the reader found
+ * it: the same sample as a &p2d_event with @source P2D_TRACEPOINT, no call
+ * chain, no registers and no user stack (p2d_entry_to_event()); the reader
+ * gives it so only when it carries its pid and tid. Any other sample comes
+ * decoded, in @ev (@len P2D_ENTRY_EVENT, @cpu UINT32_MAX, @raw NULL; the
+ * rest as @ev says). One with @raw NULL and @len 0 (and @cpu UINT32_MAX,
+ * the rest 0 but @off) is no sample but the end of a round between the
+ * others: what the sink's round callback is told.
  */
-struct p2d_tp_event {
+struct p2d_sample_entry {
 	uint64_t	ts;
 	const uint8_t	*raw;
 	uint32_t	len;
 	uint32_t	cpu;
-	const uint8_t	*ids;
+	union {
+		const uint8_t		*ids;
+		const struct p2d_event	*ev;
+	};
 	uint64_t	off;
 };
 
+/* &p2d_sample_entry len of a decoded sample: no payload is that long */
+#define P2D_ENTRY_EVENT	UINT32_MAX
+
 /**
- * p2d_tp_to_event - the &p2d_event of a &p2d_tp_event
- * @t: the batched sample
+ * p2d_entry_to_event - the &p2d_event of a tracepoint sample's entry
+ * @t: the entry (neither an end of round nor a decoded sample)
  * @swap: the recording's byte order is not ours
  * @ev: filled in (zeroed first)
  */
-static inline void p2d_tp_to_event(const struct p2d_tp_event *t, bool swap, struct p2d_event *ev)
+static inline void p2d_entry_to_event(const struct p2d_sample_entry *t, bool swap,
+				      struct p2d_event *ev)
 {
 	memset(ev, 0, sizeof(*ev));
 	ev->cpu = t->cpu;
@@ -308,11 +318,10 @@ struct p2d_read_stats {
  * @meta: the recording's metadata is known (again: it may grow); copy it
  * @tracing: the tracing data (event formats), malloc()ed, ownership passes
  * @source: an event that is not a tracepoint; before its first sample
- * @event: one sample
- * @tracepoints: @n tracepoint samples in a row (@swap: in the other byte
- *	order), as @n calls of @event would give them, with the ends of rounds
- *	between them as calls of @round would (&p2d_tp_event); may be NULL
- *	(then @event and @round get each)
+ * @samples: @n samples in a row, in their order (@swap: in the other byte
+ *	order), with the ends of rounds between them as calls of @round would
+ *	give them (&p2d_sample_entry): every sample comes this way, one or many
+ *	at a time (p2d_sink_sample() for one decoded sample)
  * @lost: @count events lost on @cpu (P2D_NO_CPU: unknown) at @ts (UINT64_MAX:
  *	reported only at the end, time unknown)
  * @round: the end of one of perf's rounds: older events may be released
@@ -333,8 +342,7 @@ struct p2d_sink_ops {
 	int	(*meta)(void *ctx, const struct p2d_meta *m);
 	int	(*tracing)(void *ctx, uint8_t *blob, size_t len, uint64_t off);
 	int	(*source)(void *ctx, const struct p2d_source *src);
-	int	(*event)(void *ctx, const struct p2d_event *ev);
-	int	(*tracepoints)(void *ctx, const struct p2d_tp_event *ev, size_t n, bool swap);
+	int	(*samples)(void *ctx, const struct p2d_sample_entry *s, size_t n, bool swap);
 	int	(*lost)(void *ctx, uint32_t cpu, uint64_t ts, uint64_t count);
 	int	(*round)(void *ctx);
 	int	(*sideband)(void *ctx, const struct p2d_record *rec);
@@ -349,6 +357,22 @@ struct p2d_sink {
 	const struct p2d_sink_ops	*ops;
 	void				*ctx;
 };
+
+/**
+ * p2d_sink_sample - one decoded sample to a sink
+ * @sink: the sink
+ * @ev: the sample
+ *
+ * Returns the sink's samples callback's 0 or negative errno.
+ */
+static inline int p2d_sink_sample(const struct p2d_sink *sink, const struct p2d_event *ev)
+{
+	struct p2d_sample_entry e = {
+		.ts = ev->ts, .len = P2D_ENTRY_EVENT, .cpu = UINT32_MAX, .ev = ev, .off = ev->off
+	};
+
+	return sink->ops->samples(sink->ctx, &e, 1, ev->swap);
+}
 
 /**
  * struct p2d_import - an input format: how to recognise it, open it, read it

@@ -61,6 +61,24 @@ static int on_event(void *ctx, const struct p2d_event *ev)
 	return 0;
 }
 
+static int on_samples(void *ctx, const struct p2d_sample_entry *t, size_t n, bool swap)
+{
+	struct p2d_event ev;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (t[i].len == P2D_ENTRY_EVENT) {
+			on_event(ctx, t[i].ev);
+		} else if (t[i].raw) {
+			p2d_entry_to_event(&t[i], swap, &ev);
+			on_event(ctx, &ev);
+		} else if (t[i].len || t[i].cpu != UINT32_MAX) {
+			abort();	/* an end of round is nothing else */
+		}
+	}
+	return 0;
+}
+
 static int on_sideband(void *ctx, const struct p2d_record *rec)
 {
 	/* names are terminated, a task's name at most 15 characters */
@@ -101,7 +119,7 @@ static void on_progress(void *ctx, uint64_t done, uint64_t total)
 }
 
 static const struct p2d_sink_ops ops = {
-	.meta = on_meta, .tracing = on_tracing, .source = on_source, .event = on_event,
+	.meta = on_meta, .tracing = on_tracing, .source = on_source, .samples = on_samples,
 	.lost = on_lost, .sideband = on_sideband, .round = on_round,
 	.progress = on_progress,
 };

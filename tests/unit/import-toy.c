@@ -40,7 +40,7 @@ static int toy_line(const struct p2d_sink *sink, struct p2d_diag *d, const char 
 	ev.val[P2D_VAL_IP] = ip;
 	ev.val[P2D_VAL_PERIOD] = 1;
 	ev.off = off;
-	return sink->ops->event(sink->ctx, &ev);
+	return p2d_sink_sample(sink, &ev);
 }
 
 static int toy_read(struct p2d_input *in, const struct p2d_sink *sink, struct p2d_diag *d,
