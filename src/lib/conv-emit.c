@@ -20,7 +20,6 @@ static int emit_one(struct p2d_conv *cv, uint32_t cpu, uint64_t ts, const uint8_
 		    uint64_t len);
 static int unwind_member(struct p2d_conv *cv, uint32_t cpu, uint64_t ts, const uint8_t *data,
 			 uint32_t len);
-static int own_seen(struct p2d_conv *cv, const uint8_t *data, uint64_t len);
 
 /**
  * p2d_conv_emit_event - an event (or lost mark) leaves the reorder queue
@@ -88,19 +87,26 @@ int p2d_conv_emit_run(void *ctx, uint32_t cpu, const struct p2d_qentry *e, size_
 {
 	struct p2d_conv *cv = ctx;
 	size_t i, done;
-	int ret, seen = 0;
+	int ret;
 
 	if (!cv->cpus)
 		return 0;
+	if (cv->own_events) {	/* counted by kind, one by one */
+		for (i = 0; i < n; i++) {
+			ret = emit_one(cv, cpu, e[i].ts, (const uint8_t *)(uintptr_t)e[i].off,
+				       e[i].len);
+			if (ret)
+				return ret;
+		}
+		return 0;
+	}
 	/* common_pid, at offset 4 of every event; payloads are in our byte order */
 	p2d_tasks_seen_run(cv->tasks, e, n);
 	for (;;) {
 		ret = p2d_cpufiles_run(cv->cpus, cpu, e, n, &done);
 		cv->sum->events += done;
-		for (i = 0; cv->own_events && i < done && !seen; i++)
-			seen = own_seen(cv, (const uint8_t *)(uintptr_t)e[i].off, e[i].len);
-		if (ret != -E2BIG || seen)
-			return ret ? ret : seen;
+		if (ret != -E2BIG)
+			return ret;
 		too_big(cv, e[done].len);
 		e += done + 1;
 		n -= done + 1;
@@ -158,27 +164,6 @@ static int sample_seen(struct p2d_conv *cv, const uint8_t *data, uint64_t len)
 			     p2d_usyms_pid(cv->usyms, p2d_get32(data + 4, false)), ip);
 }
 
-/*
- * A written event of a conversion with events of its own (@own_events):
- * counted by kind; a sample's ip and a user stack's frames claimed for naming
- */
-static int own_seen(struct p2d_conv *cv, const uint8_t *data, uint64_t len)
-{
-	switch (p2d_synth_kind(cv->synth, p2d_get16(data, false))) {
-	case P2D_KIND_SAMPLE:
-		cv->sum->samples++;
-		return sample_seen(cv, data, len);
-	case P2D_KIND_STACK:
-		cv->sum->stacks++;
-		return user_stack_seen(cv, data, len);
-	case P2D_KIND_RECORD:
-		cv->sum->records++;
-		return 0;
-	default:
-		return 0;
-	}
-}
-
 /* One event (or lost mark) of p2d_conv_emit_event() */
 static int emit_one(struct p2d_conv *cv, uint32_t cpu, uint64_t ts, const uint8_t *data,
 		    uint64_t len)
@@ -192,8 +177,21 @@ static int emit_one(struct p2d_conv *cv, uint32_t cpu, uint64_t ts, const uint8_
 	if (ret != -E2BIG) {
 		if (data && !ret) {
 			cv->sum->events++;
-			if (cv->own_events)
-				return own_seen(cv, data, len);
+			if (!cv->own_events)
+				return 0;
+			switch (p2d_synth_kind(cv->synth, p2d_get16(data, false))) {
+			case P2D_KIND_SAMPLE:
+				cv->sum->samples++;
+				return sample_seen(cv, data, len);
+			case P2D_KIND_STACK:
+				cv->sum->stacks++;
+				return user_stack_seen(cv, data, len);
+			case P2D_KIND_RECORD:
+				cv->sum->records++;
+				break;
+			default:
+				break;
+			}
 		}
 		return ret;
 	}
