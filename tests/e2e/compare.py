@@ -59,7 +59,15 @@ trace.dat perf2dat made from it. The expectation comes from perf only:
 - losses (--lost): the "[N EVENTS DROPPED]" markers add up to perf report's
   "Total Lost Samples"; --lost-cpu CPU:N asks for at least the N events the
   PERF_RECORD_LOST records of that CPU reported; --stat FILE (trace-cmd report
-  --stat) must show, per CPU, the dropped events the markers show.
+  --stat) must show, per CPU, the dropped events the markers show. trace-cmd
+  prints a marker before the next event of its CPU: a loss perf records after
+  the last event of its CPU (its PERF_RECORD_LOST records' times in the
+  perf script -D output --lost-records FILE, or time 0) has no event to be
+  shown before, and is counted by --stat only; such losses are added to the
+  markers wherever they are compared, and --stat must show them too, as well
+  as what perf's LOST_SAMPLES records (time 0: perf record's totals when it
+  stops) count beyond its LOST records, which has no time but the end
+  (tests/e2e/losses.py).
 
 It fails when perf prints no event, and on any line of either input it cannot
 parse: nothing is skipped silently.
@@ -69,6 +77,8 @@ import collections
 import re
 import sys
 import unicodedata
+
+from losses import check_lost, losses_after
 
 PERF_RE = re.compile(r'^(?P<comm>.*?)\s+(?P<tid>-?\d+)\s+\[(?P<cpu>\d+)\]\s+'
                      r'(?P<ts>\d+\.\d{9}):\s+(?P<sys>[^:\s]+):(?P<event>[^:\s]+):\s?(?P<fields>.*)$')
@@ -103,8 +113,6 @@ CONTEXT_USER = 2**64 - 512
 USER_STACK_ENTRIES = 8
 DROP_RE = re.compile(r'^\s*CPU:\s*(?P<cpu>\d+)\s+\[(?P<n>\d+) EVENTS DROPPED\]$')
 CPUS_RE = re.compile(r'^cpus=\d+$')
-STAT_CPU_RE = re.compile(r'^\s*CPU:\s*(?P<cpu>\d+)\s*$')
-STAT_DROP_RE = re.compile(r'^\s*dropped events:\s*(?P<n>\d+)\s*$')
 
 
 def ns(ts):
@@ -550,20 +558,6 @@ def parse_report(path, names_only=False):
     return events, drops, errors
 
 
-def parse_stat(path):
-    """trace-cmd report --stat: the dropped events of each CPU."""
-    dropped, cpu = {}, None
-    with open(path, encoding='utf-8', errors='replace') as f:
-        for line in f:
-            c = STAT_CPU_RE.match(line)
-            if c:
-                cpu = int(c['cpu'])
-            d = STAT_DROP_RE.match(line)
-            if d and cpu is not None:
-                dropped[cpu] = int(d['n'])
-    return dropped
-
-
 def user_padded(user):
     """A user stack as user_stack events hold it: 8 callers each, zero-padded."""
     pad = -len(user) % USER_STACK_ENTRIES
@@ -673,23 +667,6 @@ def check_names(want, got, errors, comms):
     return len(names)
 
 
-def check_lost(a, drops, errors):
-    if a.lost is not None and sum(drops.values()) != a.lost:
-        errors.append(f'{sum(drops.values())} dropped events shown, perf report says'
-                      f' {a.lost} lost')
-    for spec in a.lost_cpu:
-        cpu, n = (int(x) for x in spec.split(':'))
-        if drops[cpu] < n:
-            errors.append(f'CPU {cpu}: {drops[cpu]} dropped events shown, its'
-                          f' PERF_RECORD_LOST records say {n}')
-    if a.stat:
-        stat = parse_stat(a.stat)
-        for cpu in sorted(set(stat) | set(drops)):
-            if stat.get(cpu, 0) != drops[cpu]:
-                errors.append(f'CPU {cpu}: trace-cmd report --stat says {stat.get(cpu, 0)}'
-                              f' dropped events, the markers {drops[cpu]}')
-
-
 def arg_parser():
     """The command line: the two listings and what else is compared."""
     ap = argparse.ArgumentParser()
@@ -701,6 +678,8 @@ def arg_parser():
     ap.add_argument('--lost-cpu', action='append', default=[],
                     help='CPU:N, the events the LOST records of that CPU reported')
     ap.add_argument('--stat', help='trace-cmd report --stat of the trace.dat')
+    ap.add_argument('--lost-records', help='perf script -D output: where the LOST records'
+                    ' are, to tell the losses after the last event of their CPU')
     ap.add_argument('--samples', help='perf script output of the non-tracepoint samples')
     ap.add_argument('--sample-addr', action='store_true',
                     help='the --samples output has the addr field')
@@ -780,7 +759,9 @@ def main():
         named_got = got
     comms = a.perf_comms or a.chains
     named = check_names(want, named_got, errors, perf_comms(comms) if comms else {})
-    check_lost(a, drops, errors)
+    after, records = (losses_after(a.lost_records, want) if a.lost_records else
+                      (collections.Counter(), a.lost or 0))
+    check_lost(a, drops, after, records, errors)
     cpus = len(set(e[0] for e in want))
     tag = f'{a.name}: ' if a.name else ''
     if errors:
@@ -789,7 +770,8 @@ def main():
     frames = sum(len(k or ()) + len(u) for *_, (k, u) in want)
     print(f'{tag}{len(want)} events on {cpus} CPUs equal ({len(samples)} of other events than'
           f' tracepoints, {frames} stack frames), {named} tasks named as perf names'
-          ' them' + (f', {sum(drops.values())} dropped events shown' if drops else ''))
+          ' them' + (f', {sum(drops.values())} dropped events shown' if drops else '') +
+          (f', {sum(after.values())} lost after the last event of their CPU' if after else ''))
     return 0
 
 

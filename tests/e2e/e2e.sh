@@ -208,7 +208,7 @@ if [ "$lost_check" = yes ]; then
 	fi
 	"$TRACE_CMD" report --stat $report_args "$tmp/out.dat" > "$tmp/stat" 2>&1 ||
 		fail "trace-cmd report --stat failed"
-	compare_args="$compare_args --lost $lost$per_cpu --stat $tmp/stat"
+	compare_args="$compare_args --lost $lost$per_cpu --stat $tmp/stat --lost-records $tmp/dump"
 fi
 
 "$PYTHON3" "$COMPARE" "$tmp/perf" "$tmp/report" --name "$name" $compare_args || exit 1
