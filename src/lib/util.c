@@ -15,6 +15,8 @@
 #include "p2d-local.h"
 #include "tmp-tree.h"
 
+#define P2D_THREAD_STACK	(2u << 20)	/* a helper thread's (p2d_thread_create()) */
+
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23
 #endif
@@ -252,16 +254,33 @@ int p2d_small_tmp_dir(char **dir, char *why, size_t why_len)
  * The caller's signals go to the caller's threads, never to the library's
  * helpers.
  *
+ * A helper gets a stack of P2D_THREAD_STACK bytes (none recurses: they
+ * read symbol tables, write page files, free what the conversion is done
+ * with), not the 8 MiB of the stack limit: glibc keeps the stacks of ended
+ * threads for the next ones up to 40 MiB in all, and the five helpers of a
+ * conversion at 8 MiB each went past that, so that each conversion made
+ * a new stack, and with it a new thread-local block, that the caller saw
+ * left allocated after p2d_convert() returned.
+ *
  * Returns 0 or pthread_create()'s (positive) error.
  */
 int p2d_thread_create(pthread_t *t, void *(*fn)(void *), void *arg)
 {
+	pthread_attr_t attr, *a = &attr;
 	sigset_t all, old;
 	int ret;
 
+	if (pthread_attr_init(&attr)) {
+		a = NULL;
+	} else if (pthread_attr_setstacksize(&attr, P2D_THREAD_STACK)) {
+		pthread_attr_destroy(&attr);
+		a = NULL;
+	}
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	ret = pthread_create(t, NULL, fn, arg);
+	ret = pthread_create(t, a, fn, arg);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (a)
+		pthread_attr_destroy(a);
 	return ret;
 }
