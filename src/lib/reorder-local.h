@@ -36,12 +36,18 @@ struct cpuq {
 	size_t		late_cap;
 };
 
-/* The side-band queue: records in time order across CPUs */
+/*
+ * The side-band queue: records across CPUs, in time order once sorted
+ * (@unsorted: one came in earlier than the one before it)
+ */
 struct sideq {
 	struct p2d_side	*e;
 	size_t		head;
 	size_t		n;
 	size_t		cap;
+	bool		unsorted;
+	struct p2d_side	*tmp;		/* sort_side()'s */
+	size_t		tmp_cap;
 };
 
 struct p2d_reorder {

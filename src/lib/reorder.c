@@ -30,7 +30,8 @@
  * Side-band records (a task's name, its fork and exit) go through one more
  * queue, ordered across all CPUs, released by the same rule: perf writes its
  * CPU buffers one after the other, so a fork read from CPU 0's buffer can
- * come before the exec, on CPU 1, that named its parent. Each is released
+ * come before the exec, on CPU 1, that named its parent. They are sorted
+ * (stable) when released, not put in place as they come. Each is released
  * after every event before it and before every event after it. A record
  * without a timestamp (perf's synthesized ones carry 0) takes effect at
  * once, as in perf's ordered-events queue.
@@ -84,6 +85,7 @@ void p2d_reorder_free(struct p2d_reorder *s)
 	p2d_chunks_free(s);
 	free(s->q);
 	free(s->side.e);
+	free(s->side.tmp);
 	free(s);
 }
 
@@ -354,7 +356,6 @@ int p2d_reorder_add_untimed(struct p2d_reorder *s, uint32_t cpu, const void *dat
 int p2d_reorder_add_side(struct p2d_reorder *s, const struct p2d_side *rec)
 {
 	struct sideq *q = &s->side;
-	size_t lo, hi, mid;
 	int ret;
 
 	if (s->pending && rec->ts <= s->pend_limit && (ret = flush_pending(s)))
@@ -363,22 +364,10 @@ int p2d_reorder_add_side(struct p2d_reorder *s, const struct p2d_side *rec)
 		return s->emit_side(s->ctx, rec);
 	if (q->n == q->cap && grow((void **)&q->e, &q->cap, q->n + 1, sizeof(*q->e)))
 		return -ENOMEM;
-	lo = q->head;
-	hi = q->n;
-	if (lo < hi && q->e[hi - 1].ts > rec->ts) {
-		while (lo < hi) {
-			mid = lo + (hi - lo) / 2;
-			if (q->e[mid].ts <= rec->ts)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		memmove(&q->e[lo + 1], &q->e[lo], (q->n - lo) * sizeof(*q->e));
-	} else {
-		lo = q->n;
-	}
-	q->e[lo] = *rec;
-	q->n++;
+	/* sorted when released (sort_side()): an insertion moved all later ones */
+	if (q->n > q->head && q->e[q->n - 1].ts > rec->ts)
+		q->unsorted = true;
+	q->e[q->n++] = *rec;
 	s->bytes += sizeof(*q->e);
 	if (rec->ts > s->cur_max)
 		s->cur_max = rec->ts;
@@ -526,6 +515,43 @@ static void place_untimed(struct p2d_reorder *s, bool force)
 }
 
 /*
+ * Sort the queued side-band records by time, those of one time in the
+ * order they came: a merge sort, bottom up (perf's per-CPU buffers give
+ * them in runs in order; inserting each in place moved a round's worth of
+ * records each time, 15 instructions an event of a sched recording).
+ */
+static int sort_side(struct sideq *q)
+{
+	size_t n = q->n - q->head, w, i, l, m, j, r, k;
+	struct p2d_side *src = q->e + q->head, *dst, *t;
+
+	q->unsorted = false;
+	if (n < 2)
+		return 0;
+	if (grow((void **)&q->tmp, &q->tmp_cap, n, sizeof(*q->tmp)))
+		return -ENOMEM;
+	dst = q->tmp;
+	for (w = 1; w < n; w *= 2) {
+		for (i = 0; i < n; i += 2 * w) {
+			m = i + w < n ? i + w : n;
+			r = i + 2 * w < n ? i + 2 * w : n;
+			for (l = i, j = m, k = i; l < m && j < r; k++)
+				dst[k] = src[j].ts < src[l].ts ? src[j++] : src[l++];
+			for (; l < m; k++)
+				dst[k] = src[l++];
+			for (; j < r; k++)
+				dst[k] = src[j++];
+		}
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != q->e + q->head)
+		memcpy(q->e + q->head, src, n * sizeof(*src));
+	return 0;
+}
+
+/*
  * Release everything up to @limit in one time order: each side-band record
  * after the events before it, so that a task's events are released under
  * the name it had then (perf script's view).
@@ -545,6 +571,8 @@ static int flush_upto(struct p2d_reorder *s, uint64_t limit)
 		if (!s->ut_placed)
 			return 0;	/* nothing timed yet: they all wait */
 	}
+	if (sq->unsorted && (ret = sort_side(sq)))
+		return ret;
 	while (sq->head < sq->n && sq->e[sq->head].ts <= limit) {
 		ret = flush_cpus(s, sq->e[sq->head].ts, true);
 		if (!ret)
