@@ -423,7 +423,7 @@ static int sink_samples(void *ctx, const struct p2d_sample_entry *t, size_t n, b
 	static const uint8_t no_fields[(UINT16_MAX + 1) / 8];	/* no ksyms map: none has */
 	struct p2d_conv *cv = ctx;
 	const uint8_t *known, *fields;
-	uint16_t id;
+	uint32_t id;
 	struct p2d_event ev;
 	size_t i = 0, start = 0, end, rounds;
 	int ret;

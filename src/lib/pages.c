@@ -275,7 +275,7 @@ int p2d_pb_add_run(struct p2d_page_builder *pb, const struct p2d_qentry *e, size
 					break;
 				p2d_put32(p, len4 / 4 | (uint32_t)delta << 5, false);
 				memset(p + len4, 0, 4);
-				memcpy(p + 4, (const void *)(uintptr_t)x->off, len);
+				p2d_copy_short(p + 4, (const void *)(uintptr_t)x->off, len);
 				p += 4 + len4;
 				last = x->ts;
 			}

@@ -90,7 +90,7 @@ struct p2d_clock_vote {
  * @nr_clocks: entries of @clocks
  * @switch_output: one piece of a perf record --switch-output run (its cmdline)
  */
-#define P2D_RD_BATCH	64	/* tracepoint samples handed to the sink at once */
+#define P2D_RD_BATCH	256	/* tracepoint samples handed to the sink at once */
 
 struct p2d_reader {
 	const struct p2d_sink	*sink;

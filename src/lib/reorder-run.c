@@ -108,7 +108,7 @@ static __attribute__((noinline)) size_t add_tps_run(struct p2d_reorder *s,
 		p += len;
 		left -= len;
 		lo = ts;
-		memcpy(p - len, x->raw, len);
+		p2d_copy_short(p - len, x->raw, len);
 	}
 	n = (size_t)(e - (q->e + q->n));
 	if (n) {

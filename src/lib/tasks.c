@@ -190,19 +190,18 @@ void p2d_tasks_seen(struct p2d_tasks *t, uint32_t pid)
  */
 void p2d_tasks_seen_run(struct p2d_tasks *t, const struct p2d_qentry *e, size_t n)
 {
-	uint32_t pid, prev = 0;
-	bool have = false;
-	size_t i;
+	const struct p2d_qentry *x, *end = e + n;
+	uint64_t prev = UINT64_MAX;	/* no pid: the first is looked up */
+	uint32_t pid;
 
-	for (i = 0; i < n; i++) {
-		if (e[i].len < 8)
+	for (x = e; x < end; x++) {
+		if (x->len < 8)
 			continue;
-		pid = p2d_get32((const uint8_t *)(uintptr_t)e[i].off + 4, false);
-		if (have && pid == prev)
+		pid = p2d_get32((const uint8_t *)(uintptr_t)x->off + 4, false);
+		if (pid == prev)
 			continue;	/* marked seen just now */
 		p2d_tasks_seen(t, pid);
 		prev = pid;
-		have = true;
 	}
 }
 
