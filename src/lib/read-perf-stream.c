@@ -153,6 +153,7 @@ struct rec_next {
 	struct rec_header	h;
 	uint64_t		pos;
 	bool			packed;
+	bool			refilled;	/* whole only once more was decompressed */
 };
 
 /*
@@ -168,6 +169,7 @@ static int next_packed(struct p2d_reader *r, struct rec_next *n)
 	size_t len;
 	int ret;
 
+	n->refilled = false;
 	for (;;) {
 		p = p2d_unzstd_data(r->zstd, &len);
 		if (record_header(r, p, len, r->unzstd_off, &n->h)) {
@@ -184,6 +186,7 @@ static int next_packed(struct p2d_reader *r, struct rec_next *n)
 			r->unzstd_active = false;
 			return ret;
 		}
+		n->refilled = true;
 	}
 	n->pos = r->unzstd_off;
 	n->packed = true;
@@ -316,6 +319,13 @@ int p2d_rd_read_records(struct p2d_reader *r)
 			ret = next_input(r, &n);
 		if (ret <= 0)
 			return ret;
+		/*
+		 * A sample cut by the end of a compressed record's data (perf
+		 * compresses its buffers in pieces, not record by record) is
+		 * whole now: back to the fast path, which takes it if it can
+		 */
+		if (n.packed && n.refilled && n.h.type == PERF_RECORD_SAMPLE)
+			continue;
 		if (n.packed && (ret = check_packed(r, &n, false)))
 			return ret;
 		ret = p2d_rd_dispatch(r, &n.c, n.h.type, n.h.misc);
