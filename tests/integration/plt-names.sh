@@ -3,8 +3,7 @@
 #
 # Frames in a program's procedure linkage table under perf's names, never
 # another: tests/data/usyms/plt.c calls abs() and strlen() through the PLT
-# in a loop (some 2% of its samples in the stubs: perf 6.1's frames there
-# are left numbers, which the 99% of user-names.py allows). Built here
+# in a loop. Built here
 # with gcc as a PIE, with .plt.sec (-fcf-protection -z ibtplt, where the
 # linker makes one), non-PIE, with -z now; each also stripped, its
 # symbols then only in a debug file next to it
@@ -16,7 +15,13 @@
 # symbol lookup does not fall on _init, which it stretches over .plt, and
 # those frames are left numbers), so at least one frame perf names so or
 # _init is required, and every frame perf2dat names NAME@plt is one perf
-# names so.
+# names so. perf 6.1 names a frame in a stub after _init or after the stub,
+# whichever of the two overlapping symbols its tree lookup meets first;
+# perf2dat leaves such frames numbers (elfplt.c), never another name: with
+# perf 6.1 they are counted apart (user-names.py --unsure), not against the
+# 99% (the share of samples in the stubs is the host CPU's: 2% on some
+# machines, 8% on others).
+
 . "$TOP_SRCDIR/tests/lib.sh"
 for tool in "${PERF2DAT:-}" "${TRACE_CMD:-}" "${PERF_REAL:-}" "${PYTHON3:-}"; do
 	[ -n "$tool" ] && [ -x "$tool" ] ||
@@ -33,6 +38,15 @@ mkdir -p "$HOME" "$tmp/cache"
 perf_addr2line_config "$tmp"
 unset PERF2DAT_SYMFS PERF2DAT_KALLSYMS DEBUGINFOD_URLS
 src=$DATA/usyms/plt.c
+# perf before 6.3 (Debian 12's 6.1): its names in the stubs are unsure
+unsure=
+perf_ver=$("$PERF_REAL" --version 2> /dev/null | sed -n 's/^perf version \([0-9]*\)\.\([0-9]*\).*/\1 \2/p')
+set -- $perf_ver
+[ $# -eq 2 ] || fail "perf --version: no version"
+if [ "$1" -lt 6 ] || { [ "$1" -eq 6 ] && [ "$2" -lt 3 ]; }; then
+	unsure=--unsure=_init,abs@plt,strlen@plt,strtol@plt
+	echo "$T: perf $1.$2: frames perf names after overlapping symbols counted apart"
+fi
 
 build() {	# build NAME GCC-OPTIONS...: $tmp/p-NAME, and $tmp/s-NAME stripped
 	b=$1
@@ -67,7 +81,7 @@ check() {	# check NAME PROGRAM MILLIONS PERF-RECORD-OPTIONS...
 		> "$tmp/$n.perf" 2> "$tmp/$n.perf.err" || fail "$n: perf script"
 	perf_addr2line_gave_up "$tmp/$n.perf.err" &&
 		fail "$n: perf script's addr2line gave up: its names are not perf's rule's"
-	"$PYTHON3" "$DATA/../tools/user-names.py" "$tmp/$n.perf" "$tmp/$n.report" \
+	"$PYTHON3" "$DATA/../tools/user-names.py" $unsure "$tmp/$n.perf" "$tmp/$n.report" \
 		> "$tmp/names" || fail "$n: $(cat "$tmp/names")"
 	perf_plt=$(grep -c '^[[:space:]]*[0-9a-f]* \(abs\|strlen\)@plt ' "$tmp/$n.perf")
 	our_plt=$(grep -c '=> \(abs\|strlen\)@plt$' "$tmp/$n.report")

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Compare the user frames perf script names with what trace-cmd prints for them.
 
-    user-names.py [--otherwise SHARE] [--inlines] PERF_SCRIPT TRACE_CMD_REPORT [STACK_VIEW]
+    user-names.py [--otherwise SHARE] [--unsure NAMES] [--inlines] PERF_SCRIPT TRACE_CMD_REPORT [STACK_VIEW]
 
 PERF_SCRIPT: `perf script -F time,event,ip,sym,dso --ns` (a sample's line,
 then its frames as "\tADDRESS SYMBOL (DSO)" lines). perf prints the frames
@@ -37,7 +37,12 @@ in, or their debug files: glibc's __GI_ aliases, which perf 7.2 chooses
 among otherwise than perf 6.1 and perf2dat), or the function a GCC clone
 perf2dat names was made of (open_verify for open_verify.constprop.0), below
 0x10000 in its file, where perf 7 names frames after addr2line (Aliases), is
-counted and listed apart, neither alike nor otherwise. Prints "user names: N/M frames perf names are named alike (W named
+counted and listed apart, neither alike nor otherwise. --unsure NAMES
+(comma-separated): a frame perf names one of NAMES and the report leaves a
+number is counted apart too, and said ("U2 frames ... left unnamed");
+named otherwise it still counts so (plt-names.sh: perf 6.1 names a frame
+in a program's PLT after whichever of two overlapping symbols its lookup
+meets first, which perf2dat does not guess). Prints "user names: N/M frames perf names are named alike (W named
 otherwise, U not named or not there, S samples)" for the report (and the
 view); exits 0 only when M > 0, N >= 99% of M, and W <= SHARE x M (0: none
 named otherwise, the default), for each. With a view, also the inlined
@@ -368,8 +373,8 @@ class Aliases:
                 any(value < LIBDW_OFFLINE_BASE for _, value, _ in self.at.get(b, set())))
 
 
-def compare(perf, got, what, max_otherwise, aliases=None):
-    n = m = w = u = samples = al = 0
+def compare(perf, got, what, max_otherwise, aliases=None, unsure=frozenset()):
+    n = m = w = u = samples = al = un = 0
     otherwise = collections.Counter()
     alias = collections.Counter()
     for ts, chains in perf.items():
@@ -387,8 +392,11 @@ def compare(perf, got, what, max_otherwise, aliases=None):
                     name = chain[k]
                     if name is None:
                         continue
-                    m += 1
                     g = tc[j1 + k - i1] if op == 'replace' and j1 + k - i1 < j2 else None
+                    if op != 'equal' and name in unsure and unnamed(g):
+                        un += 1
+                        continue
+                    m += 1
                     if op == 'equal':
                         n += 1
                     elif unnamed(g):
@@ -403,6 +411,9 @@ def compare(perf, got, what, max_otherwise, aliases=None):
           f' otherwise, {u} not named or not there, {samples} samples)')
     for (want, g), k in otherwise.most_common(5):
         print(f'  {k} x perf {want!r}, {what} {g!r}')
+    if un:
+        print(f'{what}: {un} frames perf names {", ".join(sorted(unsure))} left unnamed,'
+              f' counted apart (--unsure)')
     if al:
         print(f'{what}: {al} frames below 0x10000 in their file, which perf 7 names after'
               f' binutils\' addr2line, named by another name of the same function:')
@@ -415,6 +426,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--otherwise', type=float, default=0.0)
     ap.add_argument('--inlines', action='store_true')
+    ap.add_argument('--unsure', default='')
     ap.add_argument('perf')
     ap.add_argument('report')
     ap.add_argument('view', nargs='?')
@@ -424,10 +436,12 @@ def main():
         print('perf prints C++ signatures: compared reduced to the short form')
     perf, pinl = perf_user(a.perf, signatures)
     aliases = Aliases(perf_dsos(a.perf))
-    ok = compare(perf, report_user(a.report), 'trace-cmd report', a.otherwise, aliases)
+    unsure = frozenset(x for x in a.unsure.split(',') if x)
+    ok = compare(perf, report_user(a.report), 'trace-cmd report', a.otherwise, aliases,
+                 unsure)
     if a.view:
         view, vinl = view_user(a.view)
-        ok = compare(perf, view, 'stack view', a.otherwise, aliases) and ok
+        ok = compare(perf, view, 'stack view', a.otherwise, aliases, unsure) and ok
         ok = compare_inlines(perf, pinl, view, vinl, a.inlines) and ok
     return 0 if ok else 1
 
