@@ -244,7 +244,15 @@ static void test_default_bound(void)
 	rl.rlim_cur = rl.rlim_max;
 	CHECK_EQ(setrlimit(RLIMIT_FSIZE, &rl), 0);
 	snprintf(path, sizeof(path), "%s/limits", tmp_dir);
-	use_converter("limits.sh", "grep 'Max file size' /proc/$$/limits > \"${0%/*}/limits\"\n"
+	/*
+	 * The plugin lowers the limit with prlimit() once posix_spawn() has
+	 * returned, when the converter may already run: wait (1 s at most)
+	 * for it to be set before looking
+	 */
+	use_converter("limits.sh", "i=0\n"
+		      "while grep -q 'Max file size *unlimited' /proc/$$/limits &&"
+		      " [ $i -lt 100 ]; do sleep 0.01; i=$((i + 1)); done\n"
+		      "grep 'Max file size' /proc/$$/limits > \"${0%/*}/limits\"\n"
 		      "exit 3\n");
 	expect_stopped("sample.data", EIO, 0, 5000, "exited with status 3");
 	f = fopen(path, "r");
