@@ -95,7 +95,7 @@ int p2d_notes_build_id(const char *path, struct p2d_bid *bid)
 	int fd, ret = -ENOENT;
 
 	bid->size = 0;
-	fd = p2d_open_named(path, NULL, 0);
+	fd = p2d_open_kernel_named(path, NULL, 0);
 	if (fd < 0)
 		return fd;
 	/* a few hundred bytes: the stack, grown to MAX_NOTES only if need be */

@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "named-file.h"
 #include "sink.h"
 
 #define PROBE_MAX	64	/* bytes of a file p2d_import_probe_path() reads */
@@ -65,26 +66,26 @@ void p2d_import_names(char *buf, size_t size)
 	}
 }
 
-/* A regular file's first bytes, without blocking on a FIFO or consuming a pipe */
+/*
+ * A regular file's first bytes; anything else is not opened (a FIFO would
+ * block or lose its data, a device's or a terminal's open alone can act)
+ */
 static const struct p2d_import *probe_file(const char *path)
 {
 	const struct p2d_import *imp = NULL;
 	uint8_t head[PROBE_MAX];
 	size_t want = p2d_import_probe_len();
-	struct stat st;
 	ssize_t n;
 	int fd;
 
 	if (want > sizeof(head))
 		want = sizeof(head);
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	fd = p2d_open_named(path, NULL, 0);
 	if (fd < 0)
 		return NULL;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-		n = pread(fd, head, want, 0);
-		if (n > 0)
-			imp = p2d_import_probe(head, (size_t)n);
-	}
+	n = pread(fd, head, want, 0);
+	if (n > 0)
+		imp = p2d_import_probe(head, (size_t)n);
 	close(fd);
 	return imp;
 }

@@ -30,7 +30,7 @@ static int in_open(struct p2d_input *in, const char *path, int fd, bool part)
 	memset(in, 0, sizeof(*in));
 	in->fd = -1;
 	if (path && strcmp(path, "-") != 0) {
-		fd = part ? p2d_open_named(path, NULL, 0) : open(path, O_RDONLY | O_CLOEXEC);
+		fd = part ? p2d_open_named(path, NULL, 0) : open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC);
 		if (fd < 0)
 			return part ? fd : -errno;
 		in->owns_fd = true;

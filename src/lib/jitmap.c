@@ -7,7 +7,7 @@
  * dso__load_perf_map()), when the file belongs to the user reading it or to
  * root; so does perf2dat. The file is the recording's: under --symfs DIR
  * when given, opened only when it is a regular file (p2d_open_named()), its
- * lines bounded.
+ * lines (MAX_LINE) and what is read of it (MAX_BYTES) bounded.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +21,7 @@
 
 #define MAX_LINE	4096
 #define MAX_SYMS	(1u << 20)
+#define MAX_BYTES	(512ull << 20)	/* of the file read; a sparse terabyte is not */
 
 static int by_start(const void *x, const void *y)
 {
@@ -65,6 +66,27 @@ static int add_line(struct p2d_esyms *t, size_t *cap, size_t *names_cap, char *l
 	return 0;
 }
 
+/*
+ * The next line of @f into @buf (without its newline): false at the end of
+ * the file. *@whole is false when the line was longer than @size - 1 bytes:
+ * its rest is read past, not held.
+ */
+static bool read_line(FILE *f, char *buf, size_t size, bool *whole)
+{
+	size_t n = 0;
+	int c;
+
+	*whole = true;
+	while ((c = getc_unlocked(f)) != EOF && c != '\n') {
+		if (n < size - 1)
+			buf[n++] = (char)c;
+		else
+			*whole = false;
+	}
+	buf[n] = '\0';
+	return c != EOF || n || !*whole;
+}
+
 /**
  * p2d_jitmap_read - the symbols /tmp/perf-@pid.map gives
  * @files: where files are looked for (@files->symfs)
@@ -76,8 +98,9 @@ static int add_line(struct p2d_esyms *t, size_t *cap, size_t *names_cap, char *l
  */
 int p2d_jitmap_read(const struct p2d_dso_conf *files, uint32_t pid, struct p2d_esyms *t)
 {
-	size_t cap = 0, names_cap = 0, len;
-	char rel[64], *path, *line = NULL;
+	size_t cap = 0, names_cap = 0;
+	char rel[64], *path, *line;
+	bool whole;
 	struct stat st;
 	int fd, ret = 0;
 	FILE *f;
@@ -96,12 +119,15 @@ int p2d_jitmap_read(const struct p2d_dso_conf *files, uint32_t pid, struct p2d_e
 			close(fd);
 		return 0;
 	}
-	len = 0;
-	while (!ret && t->nr < MAX_SYMS && getline(&line, &len, f) > 0) {
-		line[strcspn(line, "\n")] = '\0';
-		if (strlen(line) < MAX_LINE)
-			ret = add_line(t, &cap, &names_cap, line);
+	line = malloc(MAX_LINE);
+	if (!line) {
+		fclose(f);
+		return -ENOMEM;
 	}
+	while (!ret && t->nr < MAX_SYMS && (uint64_t)ftello(f) < MAX_BYTES &&
+	       read_line(f, line, MAX_LINE, &whole))
+		if (whole)
+			ret = add_line(t, &cap, &names_cap, line);
 	free(line);
 	fclose(f);
 	if (ret) {

@@ -478,7 +478,7 @@ static int kpass_open(struct kpass *k, const char *path)
 {
 	struct stat st;
 
-	k->in.fd = p2d_open_named(path, NULL, 0);
+	k->in.fd = p2d_open_kernel_named(path, NULL, 0);
 	k->in.buf = k->in.fd < 0 ? NULL : malloc(KBUF);
 	if (k->in.fd < 0 || !k->in.buf)
 		return k->in.fd < 0 ? k->in.fd : -ENOMEM;

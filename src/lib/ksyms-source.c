@@ -38,22 +38,25 @@
 
 /*
  * Open a file the recording leads to (or the user names): a regular file,
- * else a negative errno; one that is not a regular file is reported
+ * else a negative errno; one that is not a regular file is reported. With
+ * @kernel, one of the kernel's own (its kallsyms, release) may be in /proc
+ * or /sys (p2d_open_kernel_named()).
  */
-static int open_file(const struct p2d_ksyms_conf *conf, const char *path)
+static int open_file(const struct p2d_ksyms_conf *conf, const char *path, bool kernel)
 {
 	char why[128];
-	int fd = p2d_open_named(path, why, sizeof(why));
+	int fd = kernel ? p2d_open_kernel_named(path, why, sizeof(why)) :
+			  p2d_open_named(path, why, sizeof(why));
 
 	if (fd == -P2D_ENOTREG && conf->diag)
 		p2d_warn_refused(conf->diag, path, why);
 	return fd;
 }
 
-/* Can @path be read as a kallsyms? */
-static int readable(const struct p2d_ksyms_conf *conf, const char *path)
+/* Can @path be read as a kallsyms? (@kernel: as for open_file()) */
+static int readable(const struct p2d_ksyms_conf *conf, const char *path, bool kernel)
 {
-	int fd = open_file(conf, path);
+	int fd = open_file(conf, path, kernel);
 
 	if (fd < 0)
 		return fd;
@@ -85,7 +88,7 @@ static int fd_build_id(int fd, struct p2d_bid *bid)
 static int file_build_id(const struct p2d_ksyms_conf *conf, const char *path,
 			 struct p2d_bid *bid)
 {
-	return fd_build_id(open_file(conf, path), bid);
+	return fd_build_id(open_file(conf, path, false), bid);
 }
 
 static void set(struct p2d_ksym_source *src, char *path, bool elf)
@@ -154,7 +157,7 @@ static void user_kallsyms(const struct p2d_ksyms_conf *conf, const struct p2d_bi
 {
 	const char *path = conf->kallsyms;
 	struct p2d_bid bid;
-	int ret = readable(conf, path);
+	int ret = readable(conf, path, true);
 
 	if (ret) {
 		snprintf(src->why, sizeof(src->why), "the kallsyms option %s: %s", path,
@@ -234,7 +237,7 @@ static bool running_release_of(const struct p2d_ksyms_conf *conf, char *rel, siz
 		return true;
 	}
 	path = p2d_path_under(conf->symfs, "/proc/sys/kernel/osrelease");
-	fd = path ? open_file(conf, path) : -1;
+	fd = path ? open_file(conf, path, true) : -1;
 	free(path);
 	if (fd < 0)
 		return false;
@@ -308,7 +311,7 @@ void p2d_ksym_source_find(const struct p2d_ksyms_conf *conf, const struct p2d_bi
 	}
 	if (conf->buildid_dir &&
 	    asprintf(&path, "%s/[kernel.kallsyms]/%s/kallsyms", conf->buildid_dir, hex) >= 0) {
-		if (!readable(conf, path)) {
+		if (!readable(conf, path, false)) {
 			set(src, path, false);
 			return;
 		}

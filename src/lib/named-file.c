@@ -11,12 +11,22 @@
  * path is opened again and must lead to the same inode. The read open is
  * non-blocking (a lease or a mandatory lock on a regular file makes it
  * fail, not wait) and takes no controlling terminal.
+ *
+ * A regular file of /proc, /sys or another of the kernel's own file
+ * systems is an interface, not data: reading /sys/kernel/tracing/trace_pipe
+ * or /proc/kmsg waits (and takes the host's log away from its reader), a
+ * PCI device's resource file reads the device. Those are refused too, but
+ * for the kernel's few files the library reads on purpose (its kallsyms,
+ * notes and release: p2d_open_kernel_named()), which may be in /proc and
+ * /sys.
  */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "named-file.h"
@@ -54,6 +64,68 @@ static int refuse(char *why, size_t size, mode_t m)
 	return -P2D_ENOTREG;
 }
 
+#ifndef CONFIGFS_MAGIC
+#define CONFIGFS_MAGIC		0x62656570
+#endif
+#ifndef FUSECTL_MAGIC
+#define FUSECTL_MAGIC		0x65735543
+#endif
+#ifndef MQUEUE_MAGIC
+#define MQUEUE_MAGIC		0x19800202
+#endif
+
+/*
+ * The file system of @pfd when it is one of the kernel's interfaces (its
+ * name, for a message), else NULL; /proc and /sys pass when @kernel_files.
+ * A file system that cannot be told is taken for one.
+ */
+static const char *kernel_fs(int pfd, bool kernel_files)
+{
+	struct statfs fs;
+
+	if (fstatfs(pfd, &fs) < 0)
+		return "a file system that cannot be told";
+	switch ((unsigned long)fs.f_type) {
+	case PROC_SUPER_MAGIC:
+		return kernel_files ? NULL : "/proc";
+	case SYSFS_MAGIC:
+		return kernel_files ? NULL : "sysfs";
+	case TRACEFS_MAGIC:
+		return "tracefs";
+	case DEBUGFS_MAGIC:
+		return "debugfs";
+	case SECURITYFS_MAGIC:
+	case SELINUX_MAGIC:
+	case SMACK_MAGIC:
+		return "a security file system";
+	case CGROUP_SUPER_MAGIC:
+	case CGROUP2_SUPER_MAGIC:
+	case RDTGROUP_SUPER_MAGIC:
+		return "a control group file system";
+	case BPF_FS_MAGIC:
+		return "bpffs";
+	case CONFIGFS_MAGIC:
+		return "configfs";
+	case EFIVARFS_MAGIC:
+		return "efivarfs";
+	case PSTOREFS_MAGIC:
+		return "pstore";
+	case DEVPTS_SUPER_MAGIC:
+		return "devpts";
+	case BINFMTFS_MAGIC:
+		return "binfmt_misc";
+	case FUSECTL_MAGIC:
+		return "fusectl";
+	case MQUEUE_MAGIC:
+		return "mqueue";
+	case NSFS_MAGIC:
+	case ANON_INODE_FS_MAGIC:
+		return "a kernel-internal file system";
+	default:
+		return NULL;
+	}
+}
+
 /* Open the regular file @pfd (an O_PATH descriptor of @path, of @st) for reading */
 static int reopen(int pfd, const char *path, const struct stat *st)
 {
@@ -77,6 +149,33 @@ static int reopen(int pfd, const char *path, const struct stat *st)
 	return fd;
 }
 
+static int open_named(const char *path, char *why, size_t size, bool kernel_files)
+{
+	const char *fs;
+	struct stat st;
+	int pfd, fd;
+
+	pfd = open(path, O_PATH | O_CLOEXEC);
+	if (pfd < 0)
+		return fail(why, size, errno);
+	if (fstat(pfd, &st) < 0) {
+		fd = fail(why, size, errno);
+	} else if (!S_ISREG(st.st_mode)) {
+		fd = refuse(why, size, st.st_mode);
+	} else if ((fs = kernel_fs(pfd, kernel_files))) {
+		if (size)
+			snprintf(why, size, "a file of %s, one of the kernel's interfaces: not opened",
+				 fs);
+		fd = -P2D_ENOTREG;
+	} else {
+		fd = reopen(pfd, path, &st);
+		if (fd < 0)
+			fail(why, size, -fd);
+	}
+	close(pfd);
+	return fd;
+}
+
 /**
  * p2d_open_named - open for reading a file that a recording or a trace names
  * @path: its path (symbolic links followed)
@@ -86,31 +185,34 @@ static int reopen(int pfd, const char *path, const struct stat *st)
  * The one way libperf2dat and its KernelShark plugin open such a file: a
  * FIFO, a device node, a socket or a directory is never opened, only found
  * out (with O_PATH), so a recording cannot make the reader wait or act on
- * a device.
+ * a device; nor is a file of /proc, /sys, tracefs or another of the
+ * kernel's own file systems.
  *
  * Returns a read-only descriptor (close-on-exec), -P2D_ENOTREG when @path
- * is there but is not a regular file (@why says what it is), or the
- * negative errno of the failure (-ENOENT when there is no such file).
+ * is there but is not a regular file or is one of the kernel's (@why says
+ * what it is), or the negative errno of the failure (-ENOENT when there is
+ * no such file).
  */
 int p2d_open_named(const char *path, char *why, size_t why_size)
 {
-	struct stat st;
-	int pfd, fd;
+	return open_named(path, why, why_size, false);
+}
 
-	pfd = open(path, O_PATH | O_CLOEXEC);
-	if (pfd < 0)
-		return fail(why, why_size, errno);
-	if (fstat(pfd, &st) < 0) {
-		fd = fail(why, why_size, errno);
-	} else if (!S_ISREG(st.st_mode)) {
-		fd = refuse(why, why_size, st.st_mode);
-	} else {
-		fd = reopen(pfd, path, &st);
-		if (fd < 0)
-			fail(why, why_size, -fd);
-	}
-	close(pfd);
-	return fd;
+/**
+ * p2d_open_kernel_named - open a kernel file the library reads on purpose
+ * @path: /proc/kallsyms, /sys/kernel/notes, /proc/sys/kernel/osrelease,
+ *	the same under --symfs, or a kallsyms file the user gives
+ * @why: as for p2d_open_named()
+ * @why_size: size of @why
+ *
+ * p2d_open_named(), but a regular file of /proc or /sys is opened too
+ * (other kernel file systems are still refused).
+ *
+ * Returns what p2d_open_named() returns.
+ */
+int p2d_open_kernel_named(const char *path, char *why, size_t why_size)
+{
+	return open_named(path, why, why_size, true);
 }
 
 /**

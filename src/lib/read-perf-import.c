@@ -39,13 +39,16 @@ static bool perf_probe_dir(const char *path)
 
 	if (!data)
 		return false;
-	fd = open(data, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	/*
+	 * a FIFO, a device or a terminal named "data" is not even opened, nor
+	 * is a link to a file elsewhere (perf writes none)
+	 */
+	fd = lstat(data, &st) == 0 && S_ISLNK(st.st_mode) ? -P2D_ENOTREG :
+	     p2d_open_named(data, NULL, 0);
 	free(data);
 	if (fd < 0)
 		return false;
-	/* pread: a FIFO or a terminal named "data" fails here, without blocking */
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	    pread(fd, magic, sizeof(magic), 0) == (ssize_t)sizeof(magic))
+	if (pread(fd, magic, sizeof(magic), 0) == (ssize_t)sizeof(magic))
 		perf = p2d_perf_magic(magic, sizeof(magic));
 	close(fd);
 	return perf;

@@ -10,6 +10,7 @@
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include "named-file.h"
 #include "read-perf-local.h"
@@ -389,14 +390,22 @@ static void end_decomp_stream(struct p2d_reader *r)
 
 static int read_dir_file(struct p2d_reader *r, const char *dir, const char *name)
 {
-	struct p2d_input *main_in = r->in, sub;
+	struct p2d_input *main_in = r->in, sub = { .fd = -1 };
+	struct stat st = { 0 };
 	char *path;
 	int ret;
 
 	if (asprintf(&path, "%s/%s", dir, name) < 0)
 		return -ENOMEM;
-	ret = p2d_in_open_part(&sub, path);
-	if (ret) {
+	/* the directory's own file, not a link to another (perf writes none) */
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+		ret = -P2D_ENOTREG;
+	else
+		ret = p2d_in_open_part(&sub, path);
+	if (ret == -P2D_ENOTREG && S_ISLNK(st.st_mode)) {
+		ret = p2d_error(r->d, P2D_NO_OFFSET, ret, "%s: a symbolic link: not followed",
+				path);
+	} else if (ret) {
 		ret = p2d_error(r->d, P2D_NO_OFFSET, ret, "%s: %s", path, p2d_named_strerror(-ret));
 	} else {
 		sub.label = name;
@@ -423,14 +432,20 @@ static int read_dir_file(struct p2d_reader *r, const char *dir, const char *name
  * and the main thread's records, "data.N" only records. Each CPU's ring
  * buffer is read by one thread, so each CPU's events are in one file, in
  * order: reading the files one after the other keeps every CPU in order.
+ * They are read when the input is such a directory or its "data" file; a
+ * file of another name (a copy of "data" elsewhere) says nothing of what
+ * else its directory holds.
  */
 static int read_dir_files(struct p2d_reader *r)
 {
 	struct dirent **list;
 	char *copy, *dir;
+	const char *base;
 	int i, n, ret = 0;
 
-	if (!r->in->seekable || !r->in->path) {
+	base = r->in->path ? strrchr(r->in->path, '/') : NULL;
+	base = base ? base + 1 : r->in->path;
+	if (!r->in->seekable || !base || strcmp(base, "data")) {
 		p2d_warn(r->d, P2D_NO_OFFSET, "this recording continues in data.N files of its"
 			 " directory (perf record --threads): give the directory to read them");
 		return 0;

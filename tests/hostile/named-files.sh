@@ -14,7 +14,8 @@
 #     under --symfs, and with a release of "../../.." without it;
 #  3. the KernelShark stack view (headless, tests/integration/kshark-stacks),
 #     reading the files a trace.dat's PROCMAPS names;
-#  4. the reader of a perf record --threads directory, its data.N files.
+#  4. the reader of a perf record --threads directory, its data.N files;
+#  5. the reader of a process's JIT symbols, /tmp/perf-PID.map.
 #
 # Each must end within seconds with the events converted (or the stacks
 # shown); strace must show each special file looked at with O_PATH only,
@@ -183,7 +184,73 @@ if grep -F "\"$tmp/threads/data.1\"" "$tmp/threads.strace" | grep -v O_PATH |
 fi
 [ ! -e "$tmp/threads.dat" ] || fail "threads: an output was left"
 
+# ... a link named "data.7" to a file elsewhere is not followed, nor a
+# "data" that is one: the directory is the recording, not what it points to
+mkdir "$tmp/threads2" "$tmp/threads3"
+cp "$DATA/threads.data/data" "$DATA/threads.data/data.0" "$tmp/threads2/"
+ln -s /etc/passwd "$tmp/threads2/data.7"
+timeout 30 strace -f -qq -s 4096 -e trace=%file -o "$tmp/threads2.strace" \
+	"$prog" -f "$tmp/threads2" -o "$tmp/threads2.dat" > /dev/null 2> "$tmp/threads2.err"
+rc=$?
+[ $rc -eq 1 ] || fail "threads2: exit $rc, not 1: $(cat "$tmp/threads2.err")"
+grep -q -F "$tmp/threads2/data.7: a symbolic link: not followed" "$tmp/threads2.err" ||
+	fail "threads2: $(cat "$tmp/threads2.err")"
+if grep -E '^[0-9]+ +(open|openat|openat2)\(' "$tmp/threads2.strace" | grep -v O_PATH |
+   grep -F -e "\"$tmp/threads2/data.7\"" -e '"/etc/passwd"'; then
+	fail "threads2: data.7 was opened"
+fi
+ln -s /dev/zero "$tmp/threads3/data"
+timeout 30 strace -f -qq -s 4096 -e trace=%file -o "$tmp/threads3.strace" \
+	"$prog" -f "$tmp/threads3" -o "$tmp/threads3.dat" > /dev/null 2> "$tmp/threads3.err"
+rc=$?
+[ $rc -eq 1 ] || fail "threads3: exit $rc, not 1: $(cat "$tmp/threads3.err")"
+if grep -E '^[0-9]+ +(open|openat|openat2)\(' "$tmp/threads3.strace" | grep -v O_PATH |
+   grep -F -e "\"$tmp/threads3/data\"" -e '"/dev/zero"'; then
+	fail "threads3: data (a link to /dev/zero) was opened"
+fi
+# ... and a copy of "data" under another name is one file: its directory's
+# data.N files are not read (perf reads only the file it is given)
+mkdir "$tmp/copy"
+cp "$DATA/threads.data/data" "$tmp/copy/rec.perf"
+ln -s /etc/passwd "$tmp/copy/data.7"
+run copy "$prog" -f "$tmp/copy/rec.perf" -o "$tmp/copy.dat"
+grep -q 'continues in data.N files of its directory' "$tmp/copy.err" ||
+	fail "copy: no word of the data.N files: $(cat "$tmp/copy.err")"
+if grep -F -e "\"$tmp/copy/data.7\"" -e '"/etc/passwd"' "$tmp/copy.strace"; then
+	fail "copy: a data.N file beside a plain file was looked at"
+fi
+
+# 5. JIT symbols: /tmp/perf-PID.map (under --symfs) of a process whose code
+# the recording puts in anonymous memory (faults.data with libc's name made
+# "//anon"; its samples are of process 12593). A link to a regular file of
+# /proc is looked at, never opened; a gigabyte with no newline in it is read
+# within seconds and bounded memory, not held.
+"$PYTHON3" -c 'import sys
+d = open(sys.argv[1], "rb").read()
+old = b"/usr/lib/x86_64-linux-gnu/libc.so.6\0"
+assert d.count(old)
+open(sys.argv[2], "wb").write(d.replace(old, b"//anon".ljust(len(old), b"\0")))' \
+	"$DATA/faults.data" "$tmp/anon.data" || fail "jit: rewriting"
+mkdir -p "$tmp/jit/tmp"
+map=$tmp/jit/tmp/perf-12593.map
+ln -s /proc/self/status "$map"
+run jit-proc "$prog" -f --symfs "$tmp/jit" "$tmp/anon.data" -o "$tmp/jit-proc.dat"
+grep -F "\"$map\"" "$tmp/jit-proc.strace" > "$tmp/jit-proc.hits"
+grep -q 'O_PATH' "$tmp/jit-proc.hits" || fail "jit-proc: $map was not looked for"
+if grep -v 'O_PATH' "$tmp/jit-proc.hits" | grep -E '^[0-9]+ +(open|openat|openat2)\('; then
+	fail "jit-proc: $map, a link to /proc/self/status, was opened"
+fi
+rm "$map"
+truncate -s 1G "$map" || fail "jit-big: truncate"
+rss=$(timeout 60 "$TOP_BUILDDIR/tests/integration/peak-rss" "$prog" -q -f --symfs "$tmp/jit" \
+	"$tmp/anon.data" -o "$tmp/jit-big.dat" 2> "$tmp/jit-big.err") ||
+	fail "jit-big: exit $?: $(cat "$tmp/jit-big.err")"
+# (a sanitizer build's peak is its shadow memory's)
+[ -n "${P2D_SANITIZED:-}" ] || [ "$rss" -lt 262144 ] ||
+	fail "jit-big: peak RSS $rss KiB reading a 1 GiB map of no lines"
+
 echo "PASS: named-files: FIFOs, a directory, /dev/zero and links to them named by MMAP2"
 echo "  records, OSRELEASE and PROCMAPS refused unopened with one warning each, within"
 echo "  seconds; names with .. kept under --symfs and out of /lib/modules; a FIFO in a"
-echo "  --threads directory refused"
+echo "  --threads directory refused, and links in it; a file of /proc as a JIT map refused"
+echo "  unopened, a sparse gigabyte one read in bounded memory"
