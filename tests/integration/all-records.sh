@@ -32,15 +32,24 @@ for input in mixed.data switches.data lost.data; do
 		fail "$input: $got perf:throttle events, perf report --stats says ${throttles:-0}"
 	all_throttles=$((all_throttles + got))
 	"$PERF2DAT" -q -f "$DATA/$input" -o "$tmp/plain.dat" || fail "$input: plain conversion"
-	"$TRACE_CMD" report -N "$tmp/plain.dat" 2> /dev/null |
-		grep -Eq ' (comm|fork|exit|mmap|switch|lost|throttle): ' &&
+	"$TRACE_CMD" report -N "$tmp/plain.dat" > "$tmp/plain.report" 2> /dev/null ||
+		fail "$input: trace-cmd report of the plain conversion"
+	grep -Eq '\[[0-9]+\] +[0-9]+\.[0-9]+: ' "$tmp/plain.report" ||
+		fail "$input: no events in the plain conversion"
+	if grep -Eq ' (comm|fork|exit|mmap|switch|lost|throttle): ' "$tmp/plain.report"; then
 		fail "$input: side-band events without --all"
+	fi
 	# with stacks too: no event takes the id libtracecmd gives its made-up
 	# blktrace event (after ftrace:user_stack), as perf:lost once did
 	"$PERF2DAT" -q -f --all --kallsyms none "$DATA/$input" -o "$tmp/stacks.dat" ||
 		fail "$input: --all with stacks"
-	"$TRACE_CMD" report "$tmp/stacks.dat" 2> /dev/null | grep -q ' blktrace: ' &&
+	"$TRACE_CMD" report "$tmp/stacks.dat" > "$tmp/stacks.report" 2> /dev/null ||
+		fail "$input: trace-cmd report with stacks"
+	grep -Eq '\[[0-9]+\] +[0-9]+\.[0-9]+: ' "$tmp/stacks.report" ||
+		fail "$input: no events with stacks"
+	if grep -q ' blktrace: ' "$tmp/stacks.report"; then
 		fail "$input: events shown as blktrace"
+	fi
 done
 # (mixed.data has one THROTTLE record: the count above is not all 0 = 0)
 checked "$all_throttles" "perf:throttle events"

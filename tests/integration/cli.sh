@@ -210,7 +210,12 @@ if [ -x "${PERF:-}" ]; then
 		fail "--no-callchain: $(cat out)"
 	grep -q "^perf2dat: not converted: $((tp + other)) call chains (--no-callchain), $side side-band records" out ||
 		fail "--no-callchain: not converted: $(cat out)"
-	"$TRACE_CMD" report -N mixed.dat 2> /dev/null | grep -q '_stack:' && fail "--no-callchain: stacks written"
+	"$TRACE_CMD" report -N mixed.dat > nc.report 2> /dev/null || fail "--no-callchain: trace-cmd report"
+	[ "$(grep -Ec '\[[0-9]+\] +[0-9]+\.[0-9]+: ' nc.report)" -eq $((tp + other)) ] ||
+		fail "--no-callchain: the report does not show the $((tp + other)) events"
+	if grep -q '_stack:' nc.report; then
+		fail "--no-callchain: stacks written"
+	fi
 fi
 
 # -v tells what was read

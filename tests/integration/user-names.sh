@@ -113,7 +113,13 @@ echo "rebuilt: $(cat "$tmp/names")"
 rm -rf "$HOME/.debug"
 "$PERF2DAT" -f "$tmp/fp.data" -o "$tmp/nocache.dat" > "$tmp/out" 2> "$tmp/err" ||
 	fail "no cache: $(cat "$tmp/err")"
-"$TRACE_CMD" report -t "$tmp/nocache.dat" > "$tmp/nocache.report" 2> /dev/null
+"$TRACE_CMD" report -t "$tmp/nocache.dat" > "$tmp/nocache.report" 2> /dev/null ||
+	fail "no cache: trace-cmd report"
+# the same stacks as with the cache, only unnamed
+n_cache=$(grep -c ' user_stack: ' "$tmp/rebuilt.report")
+n_nocache=$(grep -c ' user_stack: ' "$tmp/nocache.report")
+[ "$n_cache" -gt 0 ] && [ "$n_nocache" = "$n_cache" ] ||
+	fail "no cache: $n_nocache user stacks, $n_cache with the cache"
 # one warning says so, naming the program
 [ "$(grep -c "warning: $tmp/fp: another build than the recording's is there" "$tmp/err")" = 1 ] ||
 	fail "no cache: not one warning naming the program: $(cat "$tmp/err")"

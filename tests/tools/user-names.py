@@ -59,10 +59,13 @@ import subprocess
 import sys
 
 KERNEL = 0xffff800000000000
-PERF_FRAME = re.compile(r'^\s+(?P<addr>[0-9a-f]+)\s+(?P<sym>.*?)\s+\((?P<dso>[^)]*)\)\s*$')
+# the DSO is the last parenthesised group; it may hold one of its own: '(/tmp/prog (deleted))'
+PERF_FRAME = re.compile(r'^\s+(?P<addr>[0-9a-f]+)\s+(?P<sym>.*?)\s+'
+                        r'\((?P<dso>[^()]*(?:\([^()]*\)[^()]*)*)\)\s*$')
 PERF_SAMPLE = re.compile(r'(?P<s>\d+)\.(?P<ns>\d{9}):')
 TC_EVENT = re.compile(r'(?P<s>\d+)\.(?P<ns>\d{9}):\s+(?P<event>[^:\s]+):')
 TC_FRAME = re.compile(r'^\s*=>\s+(?P<name>.*?)\s*$')
+TC_DROPPED = re.compile(r'^\s*CPU:\s*\d+ \[(?:\d+ )?EVENTS DROPPED\]')
 PERF_MAP = re.compile(r'/perf-\d+\.map$')
 VIEW_SAMPLE = re.compile(r'^sample \d+ (?P<ts>\d+) ')
 VIEW_FRAME = re.compile(r'^frame (?P<kind>[ku])\s+(?P<addr>[0-9a-f]+) (?P<name>.*) \((?P<file>[^()]*)\)$')
@@ -183,6 +186,11 @@ def unnamed(name):
     return name is None or name.startswith('[unknown]') or re.match(r'^(0x)?[0-9a-f]+$', name)
 
 
+def unparsed(path, line):
+    """A line inside a sample's frames that is none: never skipped"""
+    sys.exit(f'user-names: {path}: a line that is neither a frame nor a sample: {line.rstrip()!r}')
+
+
 def perf_user(path, signatures):
     """timestamp -> the samples' user frames (names, None for [unknown]), and
     timestamp -> for each frame, the names perf prints "(inlined)" before it;
@@ -208,6 +216,8 @@ def perf_user(path, signatures):
             last, pending = addr, f['dso'] == 'inlined'
             continue
         t = PERF_SAMPLE.search(line)
+        if not t and line.strip() and cur is not None:
+            unparsed(path, line)
         cur, curi, last, pending = ([] if t else None), [], None, False
         if t:
             out[int(t['s']) * 10**9 + int(t['ns'])].append(cur)
@@ -236,6 +246,10 @@ def report_user(path):
         f = TC_FRAME.match(line)
         if f and cur is not None:
             cur.append(f['name'])
+        elif TC_DROPPED.match(line):
+            cur = cont = None
+        elif cur is not None and line.strip():
+            unparsed(path, line)
     for stacks in out.values():
         for s in stacks:
             while s and s[-1] in ('0x0', '0'):	# the zero padding of user_stack
@@ -373,53 +387,89 @@ class Aliases:
                 any(value < LIBDW_OFFLINE_BASE for _, value, _ in self.at.get(b, set())))
 
 
-def compare(perf, got, what, max_otherwise, aliases=None, unsure=frozenset()):
-    n = m = w = u = samples = al = un = 0
-    otherwise = collections.Counter()
-    alias = collections.Counter()
+class Tally:
+    """What compare() counts: n of m frames perf names named alike, w named
+    otherwise, u not named or not there, al named by an alias, un unsure
+    ones left unnamed; extra frames the report adds inside perf's stacks,
+    tail_extra past perf's last frame, invented names where perf shows
+    [unknown]"""
+
+    def __init__(self):
+        self.n = self.m = self.w = self.u = self.al = self.un = self.samples = 0
+        self.extra = self.tail_extra = self.invented = 0
+        self.otherwise = collections.Counter()
+        self.alias = collections.Counter()
+        self.added = collections.Counter()
+
+    def sample(self, chain, tc, aliases, unsure):
+        """One sample: perf's frames @chain against the report's @tc, aligned
+        as one edit script (a frame perf repeats, as its libunwind reports
+        some frames twice, or leaves out does not shift the rest)"""
+        self.samples += 1
+        sm = difflib.SequenceMatcher(None, chain, tc, autojunk=False)
+        for op, i1, i2, j1, j2 in sm.get_opcodes():
+            # frames the report has where perf has none: past perf's last
+            # frame (callers perf's unwinder left out), or inside its stack
+            if op in ('insert', 'replace'):
+                for j in range(j1 + (i2 - i1 if op == 'replace' else 0), j2):
+                    if i2 >= len(chain):
+                        self.tail_extra += 1
+                    else:
+                        self.extra += 1
+                        self.added[tc[j]] += 1
+            for k in range(i1, i2):
+                g = tc[j1 + k - i1] if op == 'replace' and j1 + k - i1 < j2 else None
+                self.frame(chain[k], g, op == 'equal', aliases, unsure)
+
+    def frame(self, name, g, equal, aliases, unsure):
+        """perf's frame @name against the report's @g at its place"""
+        if name is None:
+            # perf has no name here: the report must give none either
+            if not unnamed(g):
+                self.invented += 1
+                self.added['(for [unknown]) ' + g] += 1
+        elif not equal and name in unsure and unnamed(g):
+            self.un += 1
+        else:
+            self.m += 1
+            if equal:
+                self.n += 1
+            elif unnamed(g):
+                self.u += 1
+            elif aliases and aliases.same(name, g):
+                self.al += 1
+                self.alias[(name, g)] += 1
+            else:
+                self.w += 1
+                self.otherwise[(name, g)] += 1
+
+
+def compare(perf, got, what, max_otherwise, aliases=None, unsure=frozenset(), tail=False):
+    t = Tally()
     for ts, chains in perf.items():
         theirs = got.get(ts, [])
         for i, chain in enumerate(chains):
-            if not any(chain):
-                continue
-            samples += 1
-            tc = theirs[i] if i < len(theirs) else []
-            # aligned as one edit script: a frame perf repeats (its libunwind
-            # reports some frames twice) or leaves out does not shift the rest
-            sm = difflib.SequenceMatcher(None, chain, tc, autojunk=False)
-            for op, i1, i2, j1, j2 in sm.get_opcodes():
-                for k in range(i1, i2):
-                    name = chain[k]
-                    if name is None:
-                        continue
-                    g = tc[j1 + k - i1] if op == 'replace' and j1 + k - i1 < j2 else None
-                    if op != 'equal' and name in unsure and unnamed(g):
-                        un += 1
-                        continue
-                    m += 1
-                    if op == 'equal':
-                        n += 1
-                    elif unnamed(g):
-                        u += 1
-                    elif aliases and aliases.same(name, g):
-                        al += 1
-                        alias[(name, g)] += 1
-                    else:
-                        w += 1
-                        otherwise[(name, g)] += 1
-    print(f'{what}: user names: {n}/{m} frames perf names are named alike ({w} named'
-          f' otherwise, {u} not named or not there, {samples} samples)')
-    for (want, g), k in otherwise.most_common(5):
+            if any(chain):
+                t.sample(chain, theirs[i] if i < len(theirs) else [], aliases, unsure)
+    print(f'{what}: user names: {t.n}/{t.m} frames perf names are named alike ({t.w} named'
+          f' otherwise, {t.u} not named or not there, {t.samples} samples)')
+    for (want, g), k in t.otherwise.most_common(5):
         print(f'  {k} x perf {want!r}, {what} {g!r}')
-    if un:
-        print(f'{what}: {un} frames perf names {", ".join(sorted(unsure))} left unnamed,'
+    print(f'{what}: {t.extra} frames perf does not show inside its stacks, {t.invented} named'
+          f' where perf shows [unknown], {t.tail_extra} past perf\'s last frame'
+          f'{" (callers its unwinder left out: allowed)" if tail else ""}')
+    for g, k in t.added.most_common(5):
+        print(f'  {k} x {what} {g!r}')
+    if t.un:
+        print(f'{what}: {t.un} frames perf names {", ".join(sorted(unsure))} left unnamed,'
               f' counted apart (--unsure)')
-    if al:
-        print(f'{what}: {al} frames below 0x10000 in their file, which perf 7 names after'
+    if t.al:
+        print(f'{what}: {t.al} frames below 0x10000 in their file, which perf 7 names after'
               f' binutils\' addr2line, named by another name of the same function:')
-        for (want, g), k in alias.most_common(5):
+        for (want, g), k in t.alias.most_common(5):
             print(f'  {k} x perf {want!r}, {what} {g!r}')
-    return bool(m) and n >= 0.99 * m and w <= max_otherwise * m
+    return (bool(t.m) and t.n >= 0.99 * t.m and t.w <= max_otherwise * t.m and
+            not t.invented and t.extra <= max_otherwise * t.m and (tail or not t.tail_extra))
 
 
 def main():
@@ -427,6 +477,7 @@ def main():
     ap.add_argument('--otherwise', type=float, default=0.0)
     ap.add_argument('--inlines', action='store_true')
     ap.add_argument('--unsure', default='')
+    ap.add_argument('--tail', action='store_true')
     ap.add_argument('perf')
     ap.add_argument('report')
     ap.add_argument('view', nargs='?')
@@ -438,10 +489,10 @@ def main():
     aliases = Aliases(perf_dsos(a.perf))
     unsure = frozenset(x for x in a.unsure.split(',') if x)
     ok = compare(perf, report_user(a.report), 'trace-cmd report', a.otherwise, aliases,
-                 unsure)
+                 unsure, a.tail)
     if a.view:
         view, vinl = view_user(a.view)
-        ok = compare(perf, view, 'stack view', a.otherwise, aliases, unsure) and ok
+        ok = compare(perf, view, 'stack view', a.otherwise, aliases, unsure, a.tail) and ok
         ok = compare_inlines(perf, pinl, view, vinl, a.inlines) and ok
     return 0 if ok else 1
 
