@@ -19,15 +19,19 @@ keep=${SWEEP_KEEP:-$PWD/sweep-failures}
 
 # twins DIR NAME...: big-endian (be-NAME) and 32-bit (l32-NAME) twins of
 # recordings of $DATA, made by tests/tools/perf-rewrite.py when python3 is
-# there; prints their paths
+# there; prints their paths. Fails (status 1, the reason on stderr) when one
+# cannot be made: a sweep does not go on without it unsaid.
 twins() {
 	dir=$1
 	shift
 	tool="$DATA/../tools/perf-rewrite.py"
 	[ -n "${PYTHON3:-}" ] && [ -x "$PYTHON3" ] && [ -f "$tool" ] || return 0
 	for name in "$@"; do
-		"$PYTHON3" "$tool" --big-endian "$DATA/$name" "$dir/be-$name" 2> /dev/null &&
-			echo "$dir/be-$name"
+		"$PYTHON3" "$tool" --big-endian "$DATA/$name" "$dir/be-$name" 2> "$dir/twin.err" ||
+			{ echo "big-endian twin of $name: $(cat "$dir/twin.err")" >&2; return 1; }
+		echo "$dir/be-$name"
 	done
-	"$PYTHON3" "$tool" --long32 "$DATA/$1" "$dir/l32-$1" 2> /dev/null && echo "$dir/l32-$1"
+	"$PYTHON3" "$tool" --long32 "$DATA/$1" "$dir/l32-$1" 2> "$dir/twin.err" ||
+		{ echo "32-bit twin of $1: $(cat "$dir/twin.err")" >&2; return 1; }
+	echo "$dir/l32-$1"
 }

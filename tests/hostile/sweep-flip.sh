@@ -8,7 +8,7 @@
 # truncation sweep.
 . "$TOP_SRCDIR/tests/lib.sh"
 . "$(dirname "$0")/sweep-common.sh"
-# shellcheck disable=SC2046
+tw=$(twins "$tmp" sample.data pipe.data strings.data sampletypes.data) || fail "the twins"
+# shellcheck disable=SC2086
 "$SWEEP" -j "$jobs" -t "$timeout" -k "$keep/flip" flip "${SWEEP_FLIPS:-3000}" \
-	"${SWEEP_SEED:-1}" "$DATA"/*.data "$DATA/threads.data" \
-	$(twins "$tmp" sample.data pipe.data strings.data sampletypes.data)
+	"${SWEEP_SEED:-1}" "$DATA"/*.data "$DATA/threads.data" $tw

@@ -8,9 +8,9 @@
 # one line and leaves nothing; never a signal, never a hang.
 . "$TOP_SRCDIR/tests/lib.sh"
 . "$(dirname "$0")/sweep-common.sh"
-# shellcheck disable=SC2046
-"$SWEEP" -j "$jobs" -t "$timeout" -k "$keep/truncate" truncate \
-	$(twins "$tmp" sample.data pipe.data lost.data) \
+tw=$(twins "$tmp" sample.data pipe.data lost.data) || fail "the twins"
+# shellcheck disable=SC2086
+"$SWEEP" -j "$jobs" -t "$timeout" -k "$keep/truncate" truncate $tw \
 	"$DATA/sample.data" "$DATA/pipe.data" "$DATA/pipe-zstd.data" "$DATA/zstd.data" \
 	"$DATA/lost.data" "$DATA/threads.data" "$DATA/mixed.data" "$DATA/sampletypes.data" \
 	"$DATA/readfmt.data" "$DATA/strings.data" "$DATA/single.data" "$DATA/clock-mono.data"

@@ -23,7 +23,7 @@ export PERF_ISOLATED_KALLSYMS="$ksyms"
 "$TRACE_CMD" report -t "$tmp/out.dat" > "$tmp/report" 2> "$tmp/report.err" ||
 	fail "trace-cmd report: $(head -c 300 "$tmp/report.err")"
 "$PERF" script -f -i "$rec" -F time,event,ip,sym --ns > "$tmp/perf" 2> /dev/null || fail "perf script"
-"$PYTHON3" "$DATA/../tools/names.py" "$tmp/perf" "$tmp/report" > "$tmp/names" ||
+"$PYTHON3" "$DATA/../tools/names.py" "$tmp/perf" "$tmp/report" --named > "$tmp/names" ||
 	fail "$(cat "$tmp/names")"
 
 # perf's samples without frames, and the chains perf2dat says it left out

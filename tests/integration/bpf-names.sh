@@ -61,7 +61,7 @@ bt=
 "$TRACE_CMD" report -t "$tmp/bpf.dat" > "$tmp/report" 2> /dev/null || fail "trace-cmd report"
 n=$(grep -Ec '=> bpf_prog_[0-9a-f]{16}_([a-z0-9_]*_)?sys_enter_clock(_nanosleep(_[0-9]+)?)? \(' "$tmp/report")
 [ "$n" -gt 0 ] || fail "no frame of the BPF program named: $(grep -m 3 'bpf_prog' "$tmp/perf")"
-"$PYTHON3" "$DATA/../tools/names.py" "$tmp/perf" "$tmp/report" > "$tmp/names" ||
+"$PYTHON3" "$DATA/../tools/names.py" "$tmp/perf" "$tmp/report" --named > "$tmp/names" ||
 	fail "$(tail -n 5 "$tmp/names")"
 echo "$(tail -n 1 "$tmp/names"); $n frames in the BPF program; $(sed -n 's/^perf2dat: //p' "$tmp/out" | grep '^kernel symbols')"
 echo "PASS: bpf-names"

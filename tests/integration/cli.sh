@@ -216,6 +216,8 @@ if [ -x "${PERF:-}" ]; then
 	if grep -q '_stack:' nc.report; then
 		fail "--no-callchain: stacks written"
 	fi
+else
+	echo "$T: no perf: mixed.data's counts against perf's not checked"
 fi
 
 # -v tells what was read

@@ -39,7 +39,7 @@ for w in "$k" "$("$PYTHON3" -c "print('%x' % (0x$k + 16))")"; do
 	[ "$n" -ge 100 ] || fail "$w: perf script shows $n user frames $w (of 200 sleeps)"
 	m=$(grep -c '^[[:space:]]*ffffffff[0-9a-f]* do_nanosleep$' "$tmp/perf")
 	[ "$m" -ge 100 ] || fail "$w: perf script names $m kernel frames do_nanosleep (of 200 sleeps)"
-	"$PYTHON3" "$DATA/../tools/names.py" "$tmp/perf" "$tmp/report" > "$tmp/names" ||
+	"$PYTHON3" "$DATA/../tools/names.py" "$tmp/perf" "$tmp/report" --named > "$tmp/names" ||
 		fail "$w: $(tail -n 5 "$tmp/names")"
 	# kfp's user stacks: main, then the word, [unknown] as perf prints it
 	u=$(awk '/user_stack:/ { sub(/.*=> /, ""); if ($0 != "main") next

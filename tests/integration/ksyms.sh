@@ -60,7 +60,8 @@ same_names() {
 	esac
 	"$PERF" script -f -i "$in" -F time,event,ip,sym --ns > "$tmp/perf" 2> /dev/null ||
 		fail "$2: perf script"
-	"$PYTHON3" "$names" "$tmp/perf" "$tmp/report" > "$tmp/names" || fail "$2: $(cat "$tmp/names")"
+	"$PYTHON3" "$names" "$tmp/perf" "$tmp/report" --named > "$tmp/names" ||
+		fail "$2: $(cat "$tmp/names")"
 }
 
 count_events() {

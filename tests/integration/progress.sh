@@ -26,8 +26,11 @@ echo "bar: $(tr '\r' '\n' < transcript | grep -a 'ETA' | head -n 1 | cat -v)"
 on_tty "PERF2DAT_PROGRESS_DELAY=0 '$PERF2DAT' -q -f '$DATA/sample.data' -o a.dat"
 grep -q 'ETA' transcript && fail "-q shows progress: $(cat -v transcript)"
 
-on_tty "'$PERF2DAT' -f '$DATA/sample.data' -o a.dat"
-grep -q 'ETA' transcript && fail "a bar for a conversion shorter than a second: $(cat -v transcript)"
+# no bar before the delay (60 s, not the default 1 s: a loaded machine can
+# take a second over anything)
+on_tty "PERF2DAT_PROGRESS_DELAY=60 '$PERF2DAT' -f '$DATA/sample.data' -o a.dat"
+grep -q 'ETA' transcript && fail "a bar for a conversion shorter than its delay: $(cat -v transcript)"
+grep -q 'perf2dat: 629 events' transcript || fail "no summary: $(cat -v transcript)"
 
 PERF2DAT_PROGRESS_DELAY=0 "$PERF2DAT" -f "$DATA/sample.data" -o a.dat > out 2> err ||
 	fail "conversion: $(cat err)"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Compare the kernel frames perf script names with those trace-cmd report names.
 
-    names.py PERF_SCRIPT TRACE_CMD_REPORT
+    names.py PERF_SCRIPT TRACE_CMD_REPORT [--named]
 
 PERF_SCRIPT: `perf script -F time,event,ip,sym --ns` (each sample's line,
 then its frames as "\tADDRESS SYMBOL" lines, [unknown] where perf names
@@ -24,7 +24,7 @@ after it as kernel frames, perf script prints them after the user ones
 them; that tail of a kernel stack (from its first user-half address) must
 be, name for name, a run of the frames perf prints after the sample's
 first user address. It fails on any line it cannot read, and when there is
-no frame to compare. Prints "kernel frames: N compared, M named alike"
+no frame to compare (with --named, also when perf names none of them). Prints "kernel frames: N compared, M named alike"
 (and ", K samples without frames as perf shows them", ", J frames after a
 kernel marker in the user stack" when there are some).
 """
@@ -96,7 +96,7 @@ def tc_frames(path):
             continue
         if in_user and USER_FRAME.match(line):
             continue	# user frames: not compared here (no name but [unknown] allowed)
-        f = TC_FRAME.match(line)
+        f = TC_FRAME.match(line.strip())
         if f and cur is not None:
             if f['addr']:
                 cur.append((int(f['addr'], 16), None if f['sym'] == '[unknown]' else f['sym']))
@@ -105,8 +105,6 @@ def tc_frames(path):
             continue
         m = TC_EVENT.match(line)
         if not m:
-            if cur is not None and TC_FRAME.match(line.strip()):
-                continue
             bad(path, n, line)
         ts = int(m['s']) * 10**9 + int(m['ns'])
         in_user = m['event'] == 'user_stack'
@@ -160,6 +158,8 @@ def main():
             errors.append(f'{ts / 1e9:.9f}: a kernel stack perf does not show: {tc[ts]}')
     if not compared:
         errors.append('no kernel frame to compare')
+    elif not named and '--named' in sys.argv[3:]:
+        errors.append(f'none of the {compared} kernel frames compared is named by perf')
     if errors:
         print('names: MISMATCH:\n  ' + '\n  '.join(errors[:5]))
         return 1

@@ -59,6 +59,8 @@ def span(path):
 EVENT = re.compile(r"^\s*(.+)-(\d+)\s+\[(\d+)\]\s+(?:[^\s:]{4,5}\s+)?(\d+)\.(\d{9}):\s+(\w+):\s*(.*)$")
 # a frame: "=> 0xADDR", "=> ADDR", or "=> NAME (ADDR)"
 FRAME = re.compile(r"=> (?:.* \(([0-9a-f]+)\)|(?:0x)?([0-9a-f]+))\s*$")
+# the lines of trace-cmd report's own: its CPU count, an empty CPU
+OTHER = re.compile(r"^(?:cpus=\d+|CPU \d+ is empty)$")
 
 
 def report(path, lo, hi):
@@ -95,6 +97,9 @@ def report(path, lo, hi):
                     cur[4].append(addr)
             elif "=>" in rest:
                 fail("a frame not understood: " + line.strip())
+            elif not m and rest and not OTHER.match(rest):
+                fail("a line that is neither an event, a frame nor report's own: "
+                     + line.strip())
     return events, nr
 
 
