@@ -135,26 +135,57 @@ range=$("$PERF_REAL" script -f -i "$tmp/data/clock.data" --show-mmap-events -F c
 	sed -n 's/^.* PERF_RECORD_MMAP2 .*: \[\(0x[0-9a-f]*\)(\(0x[0-9a-f]*\)) @ .*\]: r-xp \[vdso\]$/\1 \2/p' |
 	head -n 1)
 [ -n "$range" ] || fail "perf shows no MMAP2 of the vDSO"
+# sample by sample (by time): where perf's first user frame is in the vDSO,
+# perf2dat's user stack holds that frame alone or nothing
+PERF_ISOLATED_SYMFS=$tmp/root-empty PERF_ISOLATED_CACHE=$tmp/empty "$PERF" script -f \
+	-i "$tmp/data/clock.data" -F time,ip,dso --ns --no-inline > "$tmp/empty.perf" 2> /dev/null ||
+	fail "perf script with an empty cache failed"
 cat > "$tmp/past.py" << 'EOF'
-import re, sys
-start, size = int(sys.argv[2], 16), int(sys.argv[3], 16)
-stacks, cur = [], None
+import collections, re, sys
+start, size = int(sys.argv[3], 16), int(sys.argv[4], 16)
+in_vdso, ts, first = set(), None, True
 for line in open(sys.argv[1]):
-    m = re.search(r' user_stack:\s+=> (0x[0-9a-f]+)', line)
-    if m:
-        cur = [int(m.group(1), 16)]
-        stacks.append(cur)
+    t = re.match(r'^\s*(\d+)\.(\d{9}):\s*$', line)
+    if t:
+        ts, first = int(t.group(1)) * 10**9 + int(t.group(2)), True
         continue
+    f = re.match(r'^\s+[0-9a-f]+ \((.*)\)$', line)
+    if f and ts is not None:
+        if f.group(1) != '[kernel.kallsyms]' and first:
+            first = False
+            if f.group(1) == '[vdso]':
+                in_vdso.add(ts)
+    elif line.strip():
+        sys.exit('perf script: a line not understood: ' + line.strip())
+ours, cur, events = collections.defaultdict(list), None, set()
+for line in open(sys.argv[2]):
+    m = re.search(r' (\d+)\.(\d{9}): +(\w+):', line)
+    if m:
+        cur = None
+        events.add(int(m.group(1)) * 10**9 + int(m.group(2)))
+        if m.group(3) != 'user_stack':
+            continue
+        cur = ours[int(m.group(1)) * 10**9 + int(m.group(2))]
+        line = line[m.end():]
     f = re.match(r'^\s*=> (0x[0-9a-f]+)\s*$', line)
     if f and cur is not None:
         cur.append(int(f.group(1), 16))
-    else:
-        cur = None
-print(sum(1 for s in stacks if start <= s[0] < start + size and any(s[1:])))
+if not in_vdso <= events:
+    sys.exit('%d samples perf shows in the vDSO are not in the report' % len(in_vdso - events))
+past = 0
+for ts in in_vdso:
+    s = ours.get(ts, [])
+    while s and not s[-1]:
+        s.pop()
+    if len(s) > 1 or (s and not start <= s[0] < start + size):
+        past += 1
+print(len(in_vdso), past)
 EOF
 # shellcheck disable=SC2086 # $range is the start and the size
-past=$("$PYTHON3" "$tmp/past.py" "$tmp/empty.report" $range) || fail "reading trace-cmd report failed"
-[ "$past" -eq 0 ] ||
-	fail "with no copy of the vDSO perf2dat unwinds $past stacks past the vDSO, perf none"
+set -- $("$PYTHON3" "$tmp/past.py" "$tmp/empty.perf" "$tmp/empty.report" $range) ||
+	fail "reading perf script and trace-cmd report failed"
+[ "${1:-0}" -gt 0 ] || fail "perf script with an empty cache shows no sample in the vDSO"
+[ "$2" -eq 0 ] || fail "with no copy of the vDSO perf2dat has $2 of the $1 stacks of samples" \
+	"perf shows in the vDSO go on past it or start elsewhere, perf none"
 echo "PASS: unwind-vdso: every frame as perf's with perf record's cache ($with);" \
 	"with an empty cache ($without) none past the vDSO"
