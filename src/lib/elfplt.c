@@ -65,6 +65,8 @@ static int add(struct plt *p, uint64_t start, uint64_t size, const char *name, c
 	size_t l = strlen(name) + strlen(tail) + 1;
 	char *n;
 
+	if (p->len + l > P2D_ESYM_NAMES_MAX)
+		return -E2BIG;
 	if (p->nr == p->cap) {
 		size_t cap = p->cap ? p->cap * 2 : 64;
 		struct p2d_esym *e = realloc(p->e, cap * sizeof(*e));

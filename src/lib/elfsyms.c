@@ -95,7 +95,7 @@ static int keep_name(struct reader *r, const char *name, uint32_t *at)
 {
 	size_t l = strlen(name) + 1;
 
-	if (r->len + l > UINT32_MAX)
+	if (r->len + l > P2D_ESYM_NAMES_MAX)
 		return -E2BIG;
 	if (r->len + l > r->names_cap) {
 		size_t cap = (r->len + l) * 2 + 4096;

@@ -17,6 +17,13 @@
 #define __hidden __attribute__((visibility("hidden")))
 #endif
 
+/*
+ * The most bytes of names one file's table holds: a file (its symbols are
+ * the recording's, or the program's author's) that needs more is read as
+ * having none (-E2BIG), not as a claim on gigabytes
+ */
+#define P2D_ESYM_NAMES_MAX	(256u << 20)
+
 /**
  * struct p2d_esym - a function
  * @start: its first byte, as an offset in the file (what a mapping's

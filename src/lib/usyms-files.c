@@ -313,7 +313,8 @@ void p2d_nfiles_ahead(struct p2d_nfiles *f, uint32_t index, const struct p2d_dso
  *
  * The file read ahead when it was found as it would be now; else read now.
  *
- * Returns 0 or -ENOMEM.
+ * Returns 0, -ENOMEM, or -E2BIG when its symbol names would take more than
+ * P2D_ESYM_NAMES_MAX.
  */
 int p2d_nfiles_open(struct p2d_nfiles *f, uint32_t index, const struct p2d_dso *d, int machine,
 		    bool dwarf, struct p2d_nfile *nf)

@@ -390,6 +390,15 @@ static int name_file(struct p2d_usyms *u, uint32_t index, const struct p2d_dso *
 	ret = p2d_nfiles_open(u->nfiles, index, d, u->machine, dwarf, &nf);
 	if (!ret)
 		ret = p2d_esyms_plt(&nf.syms, nf.elf, plt);
+	if (ret == -E2BIG) {
+		/* its names alone would take more than P2D_ESYM_NAMES_MAX */
+		if (u->files.diag)
+			p2d_warn(u->files.diag, P2D_NO_OFFSET, "%s: its symbol names take over %u"
+				 " MiB: its %zu addresses are not named", d->file,
+				 P2D_ESYM_NAMES_MAX >> 20, n);
+		p2d_esyms_release(&nf.syms);
+		ret = 0;
+	}
 	if (nf.fd == -ESTALE && u->files.diag)
 		p2d_warn(u->files.diag, P2D_NO_OFFSET, "%s: another build than the recording's is"
 			 " there, and perf's build-id cache has no copy of the recorded one: its %zu"
