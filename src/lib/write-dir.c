@@ -26,6 +26,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -286,7 +287,11 @@ static int write_cmdlines(const struct p2d_tasks *tasks, const char *dir)
 
 /*
  * Private directories of this user whose process is gone (killed while
- * libtracecmd read one): "perf2dat.PID.XXXXXX" with PID not alive.
+ * libtracecmd read one): "perf2dat.PID.XXXXXX" with PID not alive here and
+ * the directory's lock free. The lock (flock(2) on the directory, held by
+ * its conversion until it is removed) keeps a directory of a conversion in
+ * another PID namespace sharing this one (a container's /dev/shm), where
+ * the same PID may be gone, from being taken for one left behind.
  */
 static void reap_stale(const char *base)
 {
@@ -296,7 +301,7 @@ static void reap_stale(const char *base)
 	unsigned long pid;
 	char *end;
 	long n, off;
-	int dfd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int lfd, dfd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 	if (dfd < 0)
 		return;
@@ -313,10 +318,16 @@ static void reap_stale(const char *base)
 			    pid == (unsigned long)getpid() || pid > INT32_MAX ||
 			    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
 				continue;
-			if (join(path, base, e->d_name) || lstat(path, &st) ||
-			    !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
+			if (join(path, base, e->d_name))
 				continue;
-			p2d_remove_path(path);
+			lfd = openat(dfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+				     O_CLOEXEC);
+			if (lfd < 0)
+				continue;
+			if (!fstat(lfd, &st) && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
+			    !flock(lfd, LOCK_EX | LOCK_NB))
+				p2d_remove_path(path);
+			close(lfd);
 		}
 	}
 	close(dfd);
@@ -324,9 +335,11 @@ static void reap_stale(const char *base)
 
 /*
  * The directory perf2dat.PID.XXXXXX in @base, mode 0700; the caller is told
- * of its name before it exists.
+ * of its name before it exists. *@lock: a descriptor of it, locked
+ * (flock(2)) for as long as it is open: reap_stale() leaves it alone.
  */
-static int make_private(const char *base, const struct p2d_names *names, char **path)
+static int make_private(const char *base, const struct p2d_names *names, char **path,
+			int *lock)
 {
 	char buf[PATH_MAX], prefix[32];
 	int i, ret = -EEXIST;
@@ -343,9 +356,17 @@ static int make_private(const char *base, const struct p2d_names *names, char **
 	}
 	if (ret)
 		return ret;
+	*lock = open(buf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (*lock >= 0 && flock(*lock, LOCK_EX | LOCK_NB)) {
+		close(*lock);
+		*lock = -1;
+	}
 	*path = strdup(buf);
 	if (*path)
 		return 0;
+	if (*lock >= 0)
+		close(*lock);
+	*lock = -1;
 	rmdir(buf);
 	p2d_names_tell(names, buf, false);
 	return -ENOMEM;
@@ -378,6 +399,8 @@ static int private_base(struct p2d_diag *d, char **base)
  *	the tracing data's own
  * @names: told of the directory's name before it exists
  * @path: set to the directory (free it with p2d_wdir_remove())
+ * @lock: set to a descriptor of it that keeps it locked (flock(2)) while
+ *	open, or -1 (close it once the directory is removed)
  *
  * The directory is made in p2d_small_tmp_dir() with mode 0700.
  *
@@ -385,17 +408,19 @@ static int private_base(struct p2d_diag *d, char **base)
  * made is removed.
  */
 int p2d_wdir_create(struct p2d_diag *d, const struct p2d_tracing *t, const struct p2d_tasks *tasks,
-		    const struct p2d_span *kallsyms, const struct p2d_names *names, char **path)
+		    const struct p2d_span *kallsyms, const struct p2d_names *names, char **path,
+		    int *lock)
 {
 	char events[PATH_MAX], *base;
 	int ret;
 
 	*path = NULL;
+	*lock = -1;
 	ret = private_base(d, &base);
 	if (ret)
 		return ret;
 	reap_stale(base);
-	ret = make_private(base, names, path);
+	ret = make_private(base, names, path, lock);
 	if (ret) {
 		ret = p2d_error(d, P2D_NO_OFFSET, ret, "cannot create a temporary directory in"
 				" %s: %s", base, strerror(-ret));
@@ -421,6 +446,9 @@ int p2d_wdir_create(struct p2d_diag *d, const struct p2d_tracing *t, const struc
 		p2d_error(d, P2D_NO_OFFSET, ret, "cannot write the temporary directory %s: %s",
 			  *path, strerror(-ret));
 		p2d_wdir_remove(names, path);
+		if (*lock >= 0)
+			close(*lock);
+		*lock = -1;
 	}
 	return ret;
 }

@@ -525,11 +525,11 @@ static int write_locked(const struct p2d_write_job *j, struct p2d_diag *d, int o
 	struct p2d_wdir_rm rm;
 	struct tracecmd_output *h;
 	char *dir = NULL;
-	int dup_fd, ret;
+	int dup_fd, ret, lock = -1;
 
 	if (!j->debug)
 		tracecmd_set_loglevel(TEP_LOG_NONE);
-	ret = p2d_wdir_create(d, j->tracing, j->tasks, j->kallsyms, &j->names, &dir);
+	ret = p2d_wdir_create(d, j->tracing, j->tasks, j->kallsyms, &j->names, &dir, &lock);
 	if (ret)
 		goto out;
 	/* from here on libtracefs sees only our directory */
@@ -557,6 +557,8 @@ static int write_locked(const struct p2d_write_job *j, struct p2d_diag *d, int o
 	tracecmd_output_close(h);
 out:
 	p2d_wdir_remove(&j->names, &dir);
+	if (lock >= 0)
+		close(lock);
 	tracefs_set_tracing_dir(NULL);
 	tracecmd_set_loglevel(TEP_LOG_CRITICAL);
 	return ret;

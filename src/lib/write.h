@@ -59,7 +59,7 @@ bool p2d_tracecmd_large_cpu_data(const char *ver) __hidden;
 /* write-dir.c: the private directory */
 int p2d_wdir_create(struct p2d_diag *d, const struct p2d_tracing *t, const struct p2d_tasks *tasks,
 		    const struct p2d_span *kallsyms, const struct p2d_names *names,
-		    char **path) __hidden;
+		    char **path, int *lock) __hidden;
 void p2d_wdir_remove(const struct p2d_names *names, char **path) __hidden;
 
 /**

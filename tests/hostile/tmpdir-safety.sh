@@ -138,4 +138,32 @@ else
 	skipped="$skipped another-user's(not root)"
 fi
 
+# ------------------------------------------------------------ left behind
+# A private directory of a process that is gone (a conversion killed while
+# libtracecmd read it) is removed by the next conversion; one whose lock is
+# held is not, though its PID is gone here: a conversion in another PID
+# namespace that shares the directory (a container's /dev/shm) holds it.
+[ -x "${PYTHON3:-}" ] || fail "python3 is needed"
+r=$tmp/reap
+mkdir -m 0700 "$r" "$r/perf2dat.2147483646.held" "$r/perf2dat.2147483645.left"
+"$PYTHON3" -c 'import fcntl, os, sys, time
+fd = os.open(sys.argv[1], os.O_RDONLY | os.O_DIRECTORY)
+fcntl.flock(fd, fcntl.LOCK_EX)
+open(sys.argv[2], "w").close()
+time.sleep(60)' "$r/perf2dat.2147483646.held" "$tmp/locked" &
+holder=$!
+i=0
+while [ ! -e "$tmp/locked" ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+[ -e "$tmp/locked" ] || fail "flock did not take the lock"
+TMPDIR=$r "$prog" -q -f "$DATA/sample.data" -o "$tmp/reap.dat" 2> "$tmp/err" ||
+	fail "left behind: $(cat "$tmp/err")"
+[ -d "$r/perf2dat.2147483646.held" ] || fail "a private directory whose lock is held was removed"
+[ ! -e "$r/perf2dat.2147483645.left" ] || fail "a private directory left behind was not removed"
+kill "$holder" 2> /dev/null
+wait "$holder" 2> /dev/null
+checks=$((checks + 1))
+
 echo "PASS: $T: $checks cases${skipped:+ (skipped:$skipped)}"
