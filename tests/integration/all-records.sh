@@ -34,7 +34,7 @@ for input in mixed.data switches.data lost.data; do
 	"$PERF2DAT" -q -f "$DATA/$input" -o "$tmp/plain.dat" || fail "$input: plain conversion"
 	"$TRACE_CMD" report -N "$tmp/plain.dat" > "$tmp/plain.report" 2> /dev/null ||
 		fail "$input: trace-cmd report of the plain conversion"
-	grep -Eq '\[[0-9]+\] +[0-9]+\.[0-9]+: ' "$tmp/plain.report" ||
+	grep -Eq '\[[0-9]+\] +([^ :]{4,5} +)?[0-9]+\.[0-9]+: ' "$tmp/plain.report" ||
 		fail "$input: no events in the plain conversion"
 	if grep -Eq ' (comm|fork|exit|mmap|switch|lost|throttle): ' "$tmp/plain.report"; then
 		fail "$input: side-band events without --all"
@@ -45,7 +45,7 @@ for input in mixed.data switches.data lost.data; do
 		fail "$input: --all with stacks"
 	"$TRACE_CMD" report "$tmp/stacks.dat" > "$tmp/stacks.report" 2> /dev/null ||
 		fail "$input: trace-cmd report with stacks"
-	grep -Eq '\[[0-9]+\] +[0-9]+\.[0-9]+: ' "$tmp/stacks.report" ||
+	grep -Eq '\[[0-9]+\] +([^ :]{4,5} +)?[0-9]+\.[0-9]+: ' "$tmp/stacks.report" ||
 		fail "$input: no events with stacks"
 	if grep -q ' blktrace: ' "$tmp/stacks.report"; then
 		fail "$input: events shown as blktrace"
