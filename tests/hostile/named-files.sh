@@ -89,6 +89,26 @@ never() {
 	fi
 }
 
+# refused_dir NAME DIR WHAT PATH...: converting the --threads directory DIR
+# ends with exit 1, no output and WHAT on stderr, none of PATH... opened
+# (but with O_PATH)
+refused_dir() {
+	name=$1 rd_dir=$2 what=$3
+	shift 3
+	timeout 30 strace -f -qq -s 4096 -e trace=%file -o "$tmp/$name.strace" \
+		"$prog" -f "$rd_dir" -o "$tmp/$name.dat" > /dev/null 2> "$tmp/$name.err"
+	rc=$?
+	[ $rc -eq 1 ] || fail "$name: exit $rc, not 1: $(cat "$tmp/$name.err")"
+	grep -q -F "$what" "$tmp/$name.err" || fail "$name: $(cat "$tmp/$name.err")"
+	for rd_path in "$@"; do
+		if grep -E '^[0-9]+ +(open|openat|openat2)\(' "$tmp/$name.strace" | grep -v O_PATH |
+		   grep -F "\"$rd_path\""; then
+			fail "$name: $rd_path was opened"
+		fi
+	done
+	[ ! -e "$tmp/$name.dat" ] || fail "$name: an output was left"
+}
+
 # 1. MMAP2 names -> the unwinder
 for k in f:a_FIFO d:a_directory l:a_FIFO /dev/zero:a_character_device; do
 	name=${k%%:*} kind=$(echo "${k#*:}" | tr _ ' ')
@@ -172,42 +192,20 @@ grep -q -F "\"$tmp/root$tmp/o/c\"" "$tmp/view-dots.strace" ||
 mkdir "$tmp/threads"
 cp "$DATA/threads.data/data" "$DATA/threads.data/data.0" "$tmp/threads/"
 mkfifo "$tmp/threads/data.1"
-timeout 30 strace -f -qq -s 4096 -e trace=%file -o "$tmp/threads.strace" \
-	"$prog" -f "$tmp/threads" -o "$tmp/threads.dat" > /dev/null 2> "$tmp/threads.err"
-rc=$?
-[ $rc -eq 1 ] || fail "threads: exit $rc, not 1: $(cat "$tmp/threads.err")"
-grep -q -F "$tmp/threads/data.1: not a regular file" "$tmp/threads.err" ||
-	fail "threads: $(cat "$tmp/threads.err")"
-if grep -F "\"$tmp/threads/data.1\"" "$tmp/threads.strace" | grep -v O_PATH |
-   grep -E '^[0-9]+ +(open|openat|openat2)\('; then
-	fail "threads: data.1 was opened"
-fi
-[ ! -e "$tmp/threads.dat" ] || fail "threads: an output was left"
+refused_dir threads "$tmp/threads" "$tmp/threads/data.1: not a regular file" "$tmp/threads/data.1"
 
 # ... a link named "data.7" to a file elsewhere is not followed, nor a
 # "data" that is one: the directory is the recording, not what it points to
 mkdir "$tmp/threads2" "$tmp/threads3"
 cp "$DATA/threads.data/data" "$DATA/threads.data/data.0" "$tmp/threads2/"
 ln -s /etc/passwd "$tmp/threads2/data.7"
-timeout 30 strace -f -qq -s 4096 -e trace=%file -o "$tmp/threads2.strace" \
-	"$prog" -f "$tmp/threads2" -o "$tmp/threads2.dat" > /dev/null 2> "$tmp/threads2.err"
-rc=$?
-[ $rc -eq 1 ] || fail "threads2: exit $rc, not 1: $(cat "$tmp/threads2.err")"
-grep -q -F "$tmp/threads2/data.7: a symbolic link: not followed" "$tmp/threads2.err" ||
-	fail "threads2: $(cat "$tmp/threads2.err")"
-if grep -E '^[0-9]+ +(open|openat|openat2)\(' "$tmp/threads2.strace" | grep -v O_PATH |
-   grep -F -e "\"$tmp/threads2/data.7\"" -e '"/etc/passwd"'; then
-	fail "threads2: data.7 was opened"
-fi
+refused_dir threads2 "$tmp/threads2" "$tmp/threads2/data.7: a symbolic link: not followed" \
+	"$tmp/threads2/data.7" /etc/passwd
 ln -s /dev/zero "$tmp/threads3/data"
-timeout 30 strace -f -qq -s 4096 -e trace=%file -o "$tmp/threads3.strace" \
-	"$prog" -f "$tmp/threads3" -o "$tmp/threads3.dat" > /dev/null 2> "$tmp/threads3.err"
-rc=$?
-[ $rc -eq 1 ] || fail "threads3: exit $rc, not 1: $(cat "$tmp/threads3.err")"
-if grep -E '^[0-9]+ +(open|openat|openat2)\(' "$tmp/threads3.strace" | grep -v O_PATH |
-   grep -F -e "\"$tmp/threads3/data\"" -e '"/dev/zero"'; then
-	fail "threads3: data (a link to /dev/zero) was opened"
-fi
+refused_dir threads3 "$tmp/threads3" "a directory that holds no perf.data recording" \
+	"$tmp/threads3/data" /dev/zero
+
+
 # ... and a copy of "data" under another name is one file: its directory's
 # data.N files are not read (perf reads only the file it is given)
 mkdir "$tmp/copy"
