@@ -242,6 +242,8 @@ struct p2d_options {
  *	trace.dat after what trace-cmd reads (perf2dat(1) OFF-CPU), unless a
  *	selection is given (then counted in @filtered too)
  * @offcpu_batch_ns: their off-CPU time, summed
+ * @untimed: of @other_samples, those without a timestamp (perf record
+ *	--per-thread, or -e EVENT/time=0/): a trace.dat cannot place them
  */
 struct p2d_summary {
 	size_t		size;
@@ -276,6 +278,7 @@ struct p2d_summary {
 	uint64_t	user_ambiguous;
 	uint64_t	offcpu_batch;
 	uint64_t	offcpu_batch_ns;
+	uint64_t	untimed;
 };
 
 /**

@@ -575,12 +575,17 @@ static const char *plural(uint64_t n)
 /* What the recording holds that the trace.dat does not */
 static void left_out(const struct p2d_cli *cli, const struct p2d_summary *s)
 {
+	uint64_t untimed = s->size >= offsetof(struct p2d_summary, untimed) + sizeof(s->untimed) ?
+			   s->untimed : 0;
 	char line[384];
 	size_t len = 0;
 
-	count_item(line, sizeof(line), &len, s->other_samples,
+	count_item(line, sizeof(line), &len, s->other_samples - untimed,
 		   "sample of an event the recording does not describe",
 		   "samples of events the recording does not describe");
+	count_item(line, sizeof(line), &len, untimed,
+		   "sample without a timestamp (perf record --per-thread)",
+		   "samples without timestamps (perf record --per-thread)");
 	count_item(line, sizeof(line), &len, s->callchains, "call chain (--no-callchain)",
 		   "call chains (--no-callchain)");
 	count_item(line, sizeof(line), &len, s->bad_chains,

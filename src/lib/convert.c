@@ -138,10 +138,15 @@ static int no_samples(struct p2d_conv *cv)
 		return p2d_error(&cv->diag, st->truncated_at - 1, -ENODATA, "the input ends"
 				 " inside a record before its first sample or event formats"
 				 " (truncated): nothing to convert");
+	if (st->untimed && st->untimed == st->other_samples)
+		return p2d_error(&cv->diag, P2D_NO_OFFSET, -ENODATA, "no samples to convert:"
+				 " the %llu samples have no timestamps (PERF_SAMPLE_TIME: perf"
+				 " record --per-thread leaves it out), which a trace.dat cannot"
+				 " place", (unsigned long long)st->untimed);
 	if (st->other_samples)
 		return p2d_error(&cv->diag, P2D_NO_OFFSET, -ENODATA, "no samples to convert:"
 				 " %llu samples are of events the recording does not describe",
-				 (unsigned long long)st->other_samples);
+				 (unsigned long long)(st->other_samples - st->untimed));
 	return p2d_error(&cv->diag, P2D_NO_OFFSET, -ENODATA, "the recording holds no samples"
 			 " and no event formats: nothing to convert");
 }
@@ -313,6 +318,11 @@ static int finish_events(struct p2d_conv *cv)
 		p2d_warn(&cv->diag, P2D_NO_OFFSET, "the recording's samples are all of perf"
 			 " --off-cpu's end-of-run batch, which has no times: the trace.dat has no"
 			 " events");
+	else if (!cv->sum->events && cv->stats.untimed)
+		p2d_warn(&cv->diag, P2D_NO_OFFSET, "the recording's %llu samples have no"
+			 " timestamps (PERF_SAMPLE_TIME: perf record --per-thread leaves it out),"
+			 " which a trace.dat cannot place: the trace.dat has no events",
+			 (unsigned long long)cv->stats.untimed);
 	else if (!cv->sum->events)
 		p2d_warn(&cv->diag, P2D_NO_OFFSET, "the recording has no samples: the"
 			 " trace.dat has no events");
@@ -383,6 +393,7 @@ static void fill_summary(struct p2d_conv *cv, int out_fd)
 	sum->input_bytes = cv->stats.input_bytes;
 	sum->dropped += cv->stats.dropped;
 	sum->other_samples = cv->stats.other_samples;
+	sum->untimed = cv->stats.untimed;
 	/* with all_records, what became events is no longer "not converted" */
 	sum->sideband = cv->stats.sideband - cv->records_converted;
 	if (fstat(out_fd, &st) == 0)

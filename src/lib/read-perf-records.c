@@ -164,6 +164,7 @@ static int rec_sample(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 				 "tracepoint samples without timestamps (PERF_SAMPLE_TIME)");
 	if (!s.has_time) {
 		r->stats->other_samples++;
+		r->stats->untimed++;
 		p2d_warn_once(r->d, P2D_ONCE_NO_TIME, c->base, "samples without timestamps"
 			      " (PERF_SAMPLE_TIME) cannot be placed: not converted");
 		return 0;

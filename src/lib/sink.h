@@ -302,6 +302,8 @@ struct p2d_side {
  *	does not)
  * @no_cpu: samples delivered on CPU 0 because they carry no CPU (a per-task
  *	recording without PERF_SAMPLE_CPU)
+ * @untimed: of @other_samples, those without a timestamp (perf record
+ *	--per-thread and other recordings without PERF_SAMPLE_TIME)
  */
 struct p2d_read_stats {
 	uint64_t	input_bytes;
@@ -311,6 +313,7 @@ struct p2d_read_stats {
 	uint64_t	stat_records;
 	uint64_t	truncated_at;
 	uint64_t	no_cpu;
+	uint64_t	untimed;
 };
 
 /**

@@ -216,8 +216,20 @@ if [ -x "${PERF:-}" ]; then
 	if grep -q '_stack:' nc.report; then
 		fail "--no-callchain: stacks written"
 	fi
+	# perf record --per-thread: its samples have no time, a trace.dat cannot
+	# place them; they are counted as perf script shows them, and said so
+	n=$("$PERF" script -f -i "$DATA/perthread.data" 2> /dev/null | grep -c 'cpu-clock')
+	[ "$n" -gt 0 ] || fail "perthread.data: perf script shows no sample"
+	run 0 -f "$DATA/perthread.data" -o perthread.dat
+	grep -q "^perf2dat: not converted: $n samples without timestamps (perf record --per-thread)" out ||
+		fail "perthread.data: not converted: $(cat out)"
+	grep -q "the recording's $n samples have no timestamps" err ||
+		fail "perthread.data: no word of why: $(cat err)"
+	if grep -q 'does not describe\|has no samples' out err; then
+		fail "perthread.data: a wrong reason: $(cat out err)"
+	fi
 else
-	echo "$T: no perf: mixed.data's counts against perf's not checked"
+	echo "$T: no perf: mixed.data's and perthread.data's counts against perf's not checked"
 fi
 
 # -v tells what was read
