@@ -654,10 +654,11 @@ static int read_file_sections(struct p2d_reader *r, const uint8_t *h, uint64_t h
 		if (ret)
 			return ret;
 	}
+	/* where it would start: after the data section, or at the end of the file */
 	if (!r->tracing_seen && feat_set(r, P2D_FEAT_TRACING_DATA))
-		return p2d_error(r->d, r->data_end, -EBADMSG,
-				 "the tracing data (event formats) is missing: the file is"
-				 " truncated or damaged after its data section");
+		return p2d_error(r->d, r->data_end != UINT64_MAX ? r->data_end : r->in->size,
+				 -EBADMSG, "the tracing data (event formats) is missing: the file"
+				 " is truncated or damaged after its data section");
 	return p2d_in_seek(r->in, r->data_off);
 }
 

@@ -83,6 +83,23 @@ head -c 200 "$DATA/pipe.data" > "$tmp/cuthead.data"
 [ ! -e "$tmp/err.dat" ] || fail "pipe cut before its formats: output left behind"
 checks=$((checks + 1))
 
+# perf record killed: the header's data size is 0 and nothing follows the
+# records (the event formats are written last): the error names the end of
+# the file, where they would be
+"$PYTHON3" -c 'import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+off, size = struct.unpack_from("<QQ", d, 40)
+struct.pack_into("<Q", d, 48, 0)
+open(sys.argv[2], "wb").write(d[:off + size])' "$DATA/sample.data" "$tmp/killed.data" ||
+	fail "killed: rewriting"
+end=$(printf '0x%x' "$(wc -c < "$tmp/killed.data")")
+"$PERF2DAT" -q "$tmp/killed.data" -o "$tmp/err.dat" 2> "$tmp/err"
+[ $? -eq 1 ] || fail "killed: exit status"
+grep -q "^perf2dat: $tmp/killed.data: offset $end: the tracing data (event formats) is missing" \
+	"$tmp/err" || fail "killed: $(cat "$tmp/err")"
+[ ! -e "$tmp/err.dat" ] || fail "killed: output left behind"
+checks=$((checks + 1))
+
 # a perf stat record file holds counts, not samples: said so, in one line
 "$PERF2DAT" -q "$DATA/stat-record.data" -o "$tmp/err.dat" 2> "$tmp/err"
 [ $? -eq 1 ] || fail "perf stat record file: exit status"
