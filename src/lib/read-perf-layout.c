@@ -293,6 +293,7 @@ static int read_field(struct p2d_cursor *c, uint64_t bit, const struct p2d_attr 
 		s->has_cpu = true;
 		return p2d_cur_u32(c, &s->ev.cpu) || p2d_cur_u32(c, &res) ? -EBADMSG : 0;
 	case PERF_SAMPLE_READ:
+		s->read = c->buf + c->pos;
 		return skip_read(c, a->read_format);
 	case PERF_SAMPLE_CALLCHAIN:
 		if (p2d_cur_u64(c, &nr) || nr > p2d_cur_left(c) / 8 || nr > UINT32_MAX)

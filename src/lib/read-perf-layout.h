@@ -89,12 +89,14 @@ struct p2d_attr {
  * @has_time: the sample has a timestamp
  * @has_cpu: the sample has a CPU
  * @sample_type: of its attr
+ * @read: its PERF_SAMPLE_READ values, in the record; NULL without them
  */
 struct p2d_rd_sample {
 	struct p2d_event	ev;
 	bool			has_time;
 	bool			has_cpu;
 	uint64_t		sample_type;
+	const uint8_t		*read;
 };
 
 /* read-perf-layout.c */

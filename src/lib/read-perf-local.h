@@ -27,6 +27,7 @@ struct id_slot {
 	uint64_t	id;
 	uint32_t	attr;	/* index + 1; 0 means empty */
 	int32_t		cpu;	/* from ID_INDEX, -1 when unknown */
+	uint64_t	read_prev;	/* its counter's last value a sample read */
 };
 
 /* Events lost on one CPU, as the two kinds of records report them */
@@ -171,6 +172,8 @@ int p2d_rd_sideband(struct p2d_reader *r, const struct p2d_cursor *c,
 int p2d_rd_rec_lost(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc) __hidden;
 int p2d_rd_rec_lost_samples(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc) __hidden;
 int p2d_rd_lost_excess(struct p2d_reader *r) __hidden;
+int p2d_rd_read_samples(struct p2d_reader *r, const struct p2d_attr *a,
+			struct p2d_rd_sample *s) __hidden;
 int p2d_rd_build_id(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc) __hidden;
 bool p2d_rd_record_handled(unsigned int type) __hidden;
 int p2d_rd_fast_samples(struct p2d_reader *r, const uint8_t *p, size_t len, uint64_t pos,

@@ -118,6 +118,7 @@ static bool parse_one(struct p2d_attr *a, struct p2d_cursor *c, struct p2d_rd_sa
 		s->ev.nr_chain = 0;
 		s->ev.regs_abi = 0;
 		s->ev.ustack = NULL;
+		s->read = NULL;		/* a tracepoint's own count: every sample moves it */
 		return !p2d_rd_parse_fixed(a, c, s);
 	}
 	memset(s, 0, sizeof(*s));
@@ -178,6 +179,9 @@ static int rec_sample(struct p2d_reader *r, struct p2d_cursor *c, uint16_t misc)
 	s.ev.off = c->base;
 	s.ev.kernel_ip = !offcpu &&
 			 (misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
+	/* leader sampling: a sample for each counter read, as perf shows them */
+	if (s.read && (a->read_format & PERF_FORMAT_ID))
+		return p2d_rd_read_samples(r, a, &s);
 	return p2d_sink_sample(r->sink, &s.ev);
 }
 
