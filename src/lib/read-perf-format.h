@@ -73,6 +73,7 @@ enum p2d_rd_feature {
 #define P2D_MISC_LOST_SAMPLES_BPF	(1u << 15)
 
 /* perf_event_attr flag bits we use (bit numbers in the flags word) */
+#define ATTR_FLAG_INHERIT	1
 #define ATTR_FLAG_FREQ		10
 #define ATTR_FLAG_SAMPLE_ID_ALL	18
 #define ATTR_FLAG_USE_CLOCKID	25

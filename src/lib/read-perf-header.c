@@ -79,6 +79,7 @@ int p2d_rd_parse_attr(struct p2d_reader *r, struct p2d_cursor *c, uint32_t size,
 	a->sample_type = attr_u64(p, asize, 24, r->swap);
 	a->read_format = attr_u64(p, asize, 32, r->swap);
 	a->sample_id_all = attr_flag(p + 40, ATTR_FLAG_SAMPLE_ID_ALL, file_be);
+	a->inherit = attr_flag(p + 40, ATTR_FLAG_INHERIT, file_be);
 	a->use_clockid = attr_flag(p + 40, ATTR_FLAG_USE_CLOCKID, file_be);
 	a->branch_sample_type = attr_u64(p, asize, 72, r->swap);
 	a->regs_user = attr_u64(p, asize, 80, r->swap);
@@ -731,9 +732,11 @@ void p2d_rd_reader_release(struct p2d_reader *r)
 		free(r->attrs[i].name);
 	free(r->attrs);
 	free(r->ids);
+	free(r->reads);
 	free(r->lost);
 	p2d_meta_free(&r->meta);
 	r->attrs = NULL;
 	r->ids = NULL;
+	r->reads = NULL;
 	r->lost = NULL;
 }

@@ -36,6 +36,7 @@ struct p2d_id_offsets {
  * @regs_user: sample_regs_user mask
  * @regs_intr: sample_regs_intr mask
  * @sample_id_all: non-sample records carry a sample_id trailer
+ * @inherit: the counters count the task's children too (attr.inherit)
  * @use_clockid: @clockid is valid
  * @clockid: clock of the timestamps
  * @trailer: size of the sample_id trailer of non-sample records
@@ -66,6 +67,7 @@ struct p2d_attr {
 	uint64_t	regs_user;
 	uint64_t	regs_intr;
 	bool		sample_id_all;
+	bool		inherit;
 	bool		use_clockid;
 	int32_t		clockid;
 	uint32_t	trailer;

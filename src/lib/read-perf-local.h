@@ -30,6 +30,14 @@ struct id_slot {
 	uint64_t	read_prev;	/* its counter's last value a sample read */
 };
 
+/* The last value a sample read of a sample id's counter in one thread */
+struct thread_read {
+	uint64_t	id;
+	uint64_t	value;
+	uint32_t	tid;
+	bool		used;
+};
+
 /* Events lost on one CPU, as the two kinds of records report them */
 struct lost_cpu {
 	uint64_t	records;	/* PERF_RECORD_LOST, of this CPU's ring buffer */
@@ -68,6 +76,10 @@ struct p2d_clock_vote {
  * @ids: sample id -> attr map (open addressing)
  * @ids_cap: slots in @ids (power of two)
  * @nr_ids: used slots
+ * @reads: the last value read of each (sample id, thread), for the samples
+ *	of inherited counters that read them (read-perf-read.c)
+ * @reads_cap: slots in @reads (power of two)
+ * @nr_reads: used slots
  * @id_pos: byte offset of the event id in a sample, -1 if none
  * @is_pos: byte offset from the end of the id in a sample_id trailer, -1
  * @extra: bytes following the current record that belong to it
@@ -114,6 +126,9 @@ struct p2d_reader {
 	struct id_slot		*ids;
 	uint32_t		ids_cap;
 	uint32_t		nr_ids;
+	struct thread_read	*reads;
+	uint32_t		reads_cap;
+	uint32_t		nr_reads;
 	int			id_pos;
 	int			is_pos;
 	uint64_t		extra;

@@ -5,12 +5,63 @@
  * counter it read whose value moved since that counter's (sample id's)
  * last read, under that counter's event, with the move as its period
  * (perf's session.c: a counter that did not move is not shown); the
- * record's own PERIOD is not used. A sample id perf does not know is not
+ * record's own PERIOD is not used. Of an inherited counter (attr.inherit,
+ * which newer perfs set for leader sampling), each thread's reads are its
+ * own: the last value is kept per sample id and thread, as perf keeps it. A sample id perf does not know is not
  * shown either. Members that are tracepoints are left out: perf prints
  * them with the leader's payload decoded by their own format, which no
  * trace.dat event can hold (README).
  */
+#include <stdlib.h>
+
 #include "read-perf-local.h"
+
+static uint32_t hash(uint64_t id, uint32_t tid, uint32_t cap)
+{
+	return (uint32_t)(((id ^ ((uint64_t)tid << 32)) * 0x9E3779B97F4A7C15ULL) >> 40) & (cap - 1);
+}
+
+/* The slot of (@id, @tid) in @t, of @cap slots (power of two), free or its own */
+static struct thread_read *slot_of(struct thread_read *t, uint32_t cap, uint64_t id,
+				   uint32_t tid)
+{
+	uint32_t i = hash(id, tid, cap);
+
+	while (t[i].used && (t[i].id != id || t[i].tid != tid))
+		i = (i + 1) & (cap - 1);
+	return &t[i];
+}
+
+/* Where the last value read of (@id, @tid) is kept: NULL when out of memory or room */
+static uint64_t *thread_value(struct p2d_reader *r, uint64_t id, uint32_t tid)
+{
+	struct thread_read *t, *old = r->reads, *e;
+	uint32_t i, cap;
+
+	if (r->reads_cap) {
+		e = slot_of(r->reads, r->reads_cap, id, tid);
+		if (e->used)
+			return &e->value;
+	}
+	if ((r->nr_reads + 1) * 2 > r->reads_cap) {
+		if (r->nr_reads >= P2D_MAX_IDS)
+			return NULL;
+		cap = r->reads_cap ? r->reads_cap * 2 : 64;
+		t = calloc(cap, sizeof(*t));
+		if (!t)
+			return NULL;
+		for (i = 0; i < r->reads_cap; i++)
+			if (old[i].used)
+				*slot_of(t, cap, old[i].id, old[i].tid) = old[i];
+		free(old);
+		r->reads = t;
+		r->reads_cap = cap;
+	}
+	e = slot_of(r->reads, r->reads_cap, id, tid);
+	*e = (struct thread_read){ .id = id, .tid = tid, .used = true };
+	r->nr_reads++;
+	return &e->value;
+}
 
 /*
  * The values of @s's read (at @s->read; their bounds were checked when it
@@ -47,7 +98,8 @@ static void read_value(const struct p2d_attr *a, const struct p2d_rd_sample *s, 
  */
 int p2d_rd_read_samples(struct p2d_reader *r, const struct p2d_attr *a, struct p2d_rd_sample *s)
 {
-	uint64_t nr = 1, i, value, id, delta;
+	bool per_thread = a->inherit && (a->sample_type & PERF_SAMPLE_TID);
+	uint64_t nr = 1, i, value, id, delta, *prev;
 	const struct p2d_attr *m;
 	struct p2d_event ev;
 	struct id_slot *slot;
@@ -62,8 +114,12 @@ int p2d_rd_read_samples(struct p2d_reader *r, const struct p2d_attr *a, struct p
 			r->stats->other_samples++;
 			continue;
 		}
-		delta = value - slot->read_prev;
-		slot->read_prev = value;
+		prev = per_thread ? thread_value(r, id, s->ev.tid) : &slot->read_prev;
+		if (!prev)
+			return p2d_error(r->d, s->ev.off, -ENOMEM, "out of memory (or of room for"
+					 " more than %u counters' reads)", P2D_MAX_IDS);
+		delta = value - *prev;
+		*prev = value;
 		m = &r->attrs[slot->attr - 1];
 		if (!delta || (m != a && m->type == PERF_TYPE_TRACEPOINT))
 			continue;
