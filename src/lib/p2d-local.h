@@ -21,6 +21,7 @@
  *		read-perf-layout.c read-perf-layout.h (a sample's layout),
  *		read-perf-stream.c (file, pipe, --threads directory),
  *		read-perf-records.c (the record handlers), read-perf-lost.c,
+ *		read-perf-read.c (samples that read their counters),
  *		read-perf-offcpu.c, read-perf-report.c (what -v tells)
  *  sink	sink.h: what an import handler feeds; meta.c meta.h: the
  *		recording's metadata; convert.c conv.h: the conversion;
