@@ -30,7 +30,7 @@ static int in_open(struct p2d_input *in, const char *path, int fd, bool part)
 	memset(in, 0, sizeof(*in));
 	in->fd = -1;
 	if (path && strcmp(path, "-") != 0) {
-		fd = part ? p2d_open_named(path, NULL, 0) : open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC);
+		fd = part ? p2d_open_named_own(path, NULL, 0) : open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC);
 		if (fd < 0)
 			return part ? fd : -errno;
 		in->owns_fd = true;
@@ -83,7 +83,8 @@ int p2d_in_open(struct p2d_input *in, const char *path, int fd)
  * @path: the file ("data", "data.N" of a perf record --threads directory)
  *
  * The user names the directory; its files are the recording's, and are
- * read only when they are regular files (p2d_open_named()).
+ * read only when they are regular files of their own, not links
+ * (p2d_open_named_own()).
  *
  * Returns 0, -P2D_ENOTREG for a file that is not regular, or another
  * negative errno.

@@ -45,6 +45,8 @@ static const char *kind(mode_t m)
 		return "a directory";
 	case S_IFSOCK:
 		return "a socket";
+	case S_IFLNK:
+		return "a symbolic link";
 	default:
 		return "not a regular file";
 	}
@@ -149,13 +151,17 @@ static int reopen(int pfd, const char *path, const struct stat *st)
 	return fd;
 }
 
-static int open_named(const char *path, char *why, size_t size, bool kernel_files)
+#define KERNEL_FILES	1u	/* regular files of /proc and /sys pass */
+#define NO_LINK		2u	/* @path itself, never a link it is */
+
+static int open_named(const char *path, char *why, size_t size, unsigned int flags)
 {
+	bool kernel_files = flags & KERNEL_FILES;
 	const char *fs;
 	struct stat st;
 	int pfd, fd;
 
-	pfd = open(path, O_PATH | O_CLOEXEC);
+	pfd = open(path, O_PATH | O_CLOEXEC | (flags & NO_LINK ? O_NOFOLLOW : 0));
 	if (pfd < 0)
 		return fail(why, size, errno);
 	if (fstat(pfd, &st) < 0) {
@@ -195,7 +201,7 @@ static int open_named(const char *path, char *why, size_t size, bool kernel_file
  */
 int p2d_open_named(const char *path, char *why, size_t why_size)
 {
-	return open_named(path, why, why_size, false);
+	return open_named(path, why, why_size, 0);
 }
 
 /**
@@ -212,7 +218,26 @@ int p2d_open_named(const char *path, char *why, size_t why_size)
  */
 int p2d_open_kernel_named(const char *path, char *why, size_t why_size)
 {
-	return open_named(path, why, why_size, true);
+	return open_named(path, why, why_size, KERNEL_FILES);
+}
+
+/**
+ * p2d_open_named_own - open a file of a directory the user gave, not a link
+ * @path: its path
+ * @why: as for p2d_open_named()
+ * @why_size: size of @why
+ *
+ * p2d_open_named(), but @path itself must be the regular file: a symbolic
+ * link there is refused (-P2D_ENOTREG, "a symbolic link"), not followed,
+ * in one step (O_PATH | O_NOFOLLOW), so that no link can be put there
+ * between a check and the open. For the files of a perf record --threads
+ * directory, which perf writes as files of their own.
+ *
+ * Returns what p2d_open_named() returns.
+ */
+int p2d_open_named_own(const char *path, char *why, size_t why_size)
+{
+	return open_named(path, why, why_size, NO_LINK);
 }
 
 /**

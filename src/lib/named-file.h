@@ -32,6 +32,7 @@
 
 int p2d_open_named(const char *path, char *why, size_t why_size) __hidden;
 int p2d_open_kernel_named(const char *path, char *why, size_t why_size) __hidden;
+int p2d_open_named_own(const char *path, char *why, size_t why_size) __hidden;
 const char *p2d_named_strerror(int err) __hidden;
 char *p2d_path_under(const char *root, const char *path) __hidden;
 bool p2d_path_component(const char *name) __hidden;

@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include <sys/stat.h>
 
 #include "named-file.h"
 #include "read-perf.h"
@@ -34,7 +33,6 @@ static bool perf_probe_dir(const char *path)
 	uint8_t magic[MAGIC_LEN];
 	char *data = data_file(path);
 	bool perf = false;
-	struct stat st;
 	int fd;
 
 	if (!data)
@@ -43,8 +41,7 @@ static bool perf_probe_dir(const char *path)
 	 * a FIFO, a device or a terminal named "data" is not even opened, nor
 	 * is a link to a file elsewhere (perf writes none)
 	 */
-	fd = lstat(data, &st) == 0 && S_ISLNK(st.st_mode) ? -P2D_ENOTREG :
-	     p2d_open_named(data, NULL, 0);
+	fd = p2d_open_named_own(data, NULL, 0);
 	free(data);
 	if (fd < 0)
 		return false;

@@ -398,11 +398,8 @@ static int read_dir_file(struct p2d_reader *r, const char *dir, const char *name
 	if (asprintf(&path, "%s/%s", dir, name) < 0)
 		return -ENOMEM;
 	/* the directory's own file, not a link to another (perf writes none) */
-	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
-		ret = -P2D_ENOTREG;
-	else
-		ret = p2d_in_open_part(&sub, path);
-	if (ret == -P2D_ENOTREG && S_ISLNK(st.st_mode)) {
+	ret = p2d_in_open_part(&sub, path);
+	if (ret == -P2D_ENOTREG && lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
 		ret = p2d_error(r->d, P2D_NO_OFFSET, ret, "%s: a symbolic link: not followed",
 				path);
 	} else if (ret) {
